@@ -1,0 +1,286 @@
+"""The game-plugin contract: what every game's pure rules library provides.
+
+A game is a module-level object ``RULES`` (in ``games/<key>/rules.py``) that satisfies :class:`GameRules`.
+Everything here is pure Python (standard library only): no Django, no I/O, no clock, no hidden randomness, so
+a bot author or researcher can ``import games.perudo.rules`` and play without the site.
+
+Conventions shared by every game:
+
+* **State is plain JSON** (dicts with string keys, lists, str, int, bool, None). It round-trips exactly through
+  ``json.dumps``/``json.loads`` and is never mutated by ``apply_action``.
+* **Seats** are ints ``0..n-1``. :data:`CHANCE` (-1) is the pseudo-seat of the dice roll or card shuffle:
+  when ``CHANCE in to_act(state)`` the engine calls ``sample_chance(state, rng)`` and applies the result as the
+  action of seat ``CHANCE``. Chance outcomes are therefore actions in the log, so a match replays exactly from
+  (normalized options, action log).
+* **Actions** are small dicts with a ``"type"`` key. A malformed action (wrong shape or types) raises
+  :class:`MalformedAction`; a well-formed action the rules forbid now raises :class:`IllegalAction`. Both carry a
+  machine-readable ``code`` (the UI translates it) and a readable English ``message``.
+* **Events** returned by ``apply_action`` are dicts ``{"type": ..., "visible_to": None | [seats], ...}``.
+  ``visible_to`` None means public; a list restricts the event to those seats. A seat's game log is built only from
+  the events it may see, so events never tell a seat more than its view.
+* **Views**: ``view(state, seat)`` is the only thing that leaves the server for that seat (``None`` = spectator).
+  It must be a function of what that seat may know: ``determinize`` re-deals everything the seat cannot see, and
+  the shared conformance suite checks that the view does not change.
+* Labels and help texts in option schemas are English source strings marked with :func:`gettext_noop`; the site
+  translates them when it renders them.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+CHANCE = -1
+
+JSON = Any
+
+
+def gettext_noop(message: str) -> str:
+    """Mark a string for translation without translating it (Django's makemessages extracts this name)."""
+    return message
+
+
+class RulesError(Exception):
+    """Base of the errors a rules library raises; ``code`` is stable and machine-readable."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+class IllegalAction(RulesError):
+    """A well-formed action that the rules forbid in this state (not your turn, bid too low...)."""
+
+
+class MalformedAction(RulesError):
+    """An action whose shape is wrong: unknown type, missing field, wrong value type."""
+
+
+class InvalidOptions(RulesError):
+    """Table options that are unknown, of the wrong type, out of range, or inconsistent."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game.
+
+    ``ranking`` lists groups of seats, best first; seats in one group tied. Every seat appears exactly once.
+    ``reason`` is a short machine-readable code (``"last_player_standing"``, ``"all_home"`` ...).
+    ``scores`` optionally maps seat -> final score for games that score.
+    """
+
+    ranking: list[list[int]]
+    reason: str
+    scores: dict[int, int] | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "ranking": [list(group) for group in self.ranking],
+            "reason": self.reason,
+            "scores": None if self.scores is None else {str(k): v for k, v in self.scores.items()},
+        }
+
+    @property
+    def winners(self) -> list[int]:
+        return list(self.ranking[0]) if self.ranking else []
+
+
+OPTION_KINDS = ("bool", "int", "choice", "multichoice")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One table option: the lobby builds its form field from this, the rules validate against it.
+
+    kinds: ``bool``; ``int`` (``minimum``/``maximum``); ``choice`` (one of ``choices``); ``multichoice`` (a list of
+    distinct values from ``choices``, at most ``max_selected``). ``choices`` are ``(value, label)`` pairs.
+    ``nullable`` allows ``None`` (meaning "the default for this player count", explained in ``help``).
+    ``house_rule`` marks variants that no official rule text has.
+    """
+
+    name: str
+    kind: str
+    default: JSON
+    label: str
+    help: str
+    choices: tuple[tuple[JSON, str], ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    max_selected: int | None = None
+    nullable: bool = False
+    house_rule: bool = False
+
+    def __post_init__(self) -> None:
+        if self.kind not in OPTION_KINDS:
+            raise ValueError(f"unknown option kind {self.kind!r}")
+
+    @property
+    def choice_values(self) -> tuple[JSON, ...]:
+        return tuple(value for value, _label in self.choices)
+
+    def validate(self, value: JSON) -> JSON:
+        """Return ``value`` if it is valid for this option, else raise :class:`InvalidOptions`."""
+        if value is None:
+            if self.nullable:
+                return None
+            raise InvalidOptions("option_required", f"option {self.name!r} may not be null")
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise InvalidOptions("option_type", f"option {self.name!r} must be true or false")
+        elif self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidOptions("option_type", f"option {self.name!r} must be an integer")
+            if self.minimum is not None and value < self.minimum:
+                raise InvalidOptions("option_range", f"option {self.name!r} must be at least {self.minimum}")
+            if self.maximum is not None and value > self.maximum:
+                raise InvalidOptions("option_range", f"option {self.name!r} must be at most {self.maximum}")
+        elif self.kind == "choice":
+            if value not in self.choice_values or isinstance(value, bool) != isinstance(self.default, bool):
+                allowed = ", ".join(repr(v) for v in self.choice_values)
+                raise InvalidOptions("option_choice", f"option {self.name!r} must be one of {allowed}")
+        elif self.kind == "multichoice":
+            if not isinstance(value, list) or any(v not in self.choice_values for v in value):
+                allowed = ", ".join(repr(v) for v in self.choice_values)
+                raise InvalidOptions("option_choice", f"option {self.name!r} must be a list of {allowed}")
+            if len(set(value)) != len(value):
+                raise InvalidOptions("option_choice", f"option {self.name!r} lists a value twice")
+            if self.max_selected is not None and len(value) > self.max_selected:
+                raise InvalidOptions(
+                    "option_range", f"option {self.name!r} takes at most {self.max_selected} values"
+                )
+        return value
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "default": self.default,
+            "label": self.label,
+            "help": self.help,
+            "choices": [[value, label] for value, label in self.choices],
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "max_selected": self.max_selected,
+            "nullable": self.nullable,
+            "house_rule": self.house_rule,
+        }
+
+
+def normalize_with_schema(
+    schema: tuple[Option, ...], options: dict[str, JSON] | None, num_players: int, min_players: int, max_players: int
+) -> dict[str, JSON]:
+    """Fill defaults and validate each option against ``schema``; games add their cross-option checks after."""
+    if isinstance(num_players, bool) or not isinstance(num_players, int):
+        raise InvalidOptions("player_count", "the number of players must be an integer")
+    if not min_players <= num_players <= max_players:
+        raise InvalidOptions(
+            "player_count", f"this game is for {min_players} to {max_players} players, not {num_players}"
+        )
+    options = dict(options or {})
+    known = {option.name for option in schema}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise InvalidOptions("option_unknown", f"unknown option(s): {', '.join(unknown)}")
+    normalized: dict[str, JSON] = {}
+    for option in schema:
+        value = options.get(option.name, option.default)
+        if isinstance(value, list):
+            value = list(value)
+        normalized[option.name] = option.validate(value)
+    return normalized
+
+
+@runtime_checkable
+class GameRules(Protocol):
+    """What ``RULES`` in every ``games/<key>/rules.py`` provides."""
+
+    key: str
+    name: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...]
+
+    def normalize_options(self, options: dict[str, JSON], num_players: int) -> dict[str, JSON]:
+        """Fill defaults; unknown or invalid options raise :class:`InvalidOptions`."""
+
+    def initial_state(self, options: dict[str, JSON], num_players: int) -> dict[str, JSON]:
+        """The state before the first chance step (no randomness here). ``options`` are normalized."""
+
+    def to_act(self, state: dict[str, JSON]) -> frozenset[int]:
+        """Seats that may act now (out-of-turn seats included), ``CHANCE`` when a roll/shuffle is pending,
+        empty when the game is over."""
+
+    def awaited(self, state: dict[str, JSON]) -> frozenset[int]:
+        """The seats the game is waiting for: their clocks run. A subset of ``to_act`` without ``CHANCE``.
+        Seats that only *may* act out of turn (Calza, Salsa, challenges) are not awaited."""
+
+    def legal_actions(self, state: dict[str, JSON], seat: int) -> list[dict[str, JSON]]:
+        """Every action ``seat`` may take now, in a deterministic order; empty if none. ``CHANCE`` excluded."""
+
+    def sample_chance(self, state: dict[str, JSON], rng: random.Random) -> dict[str, JSON]:
+        """The pending chance action, drawn from ``rng`` only."""
+
+    def apply_action(
+        self, state: dict[str, JSON], seat: int, action: dict[str, JSON]
+    ) -> tuple[dict[str, JSON], list[dict[str, JSON]]]:
+        """Return ``(new_state, events)``; never mutates ``state``. Raises IllegalAction / MalformedAction."""
+
+    def view(self, state: dict[str, JSON], seat: int | None) -> dict[str, JSON]:
+        """What ``seat`` (None: a spectator) may see now; enough to render the table and to reconnect."""
+
+    def outcome(self, state: dict[str, JSON]) -> Outcome | None:
+        """None while the game runs; the final ranking once it is over."""
+
+    def timeout_action(self, state: dict[str, JSON], seat: int) -> dict[str, JSON]:
+        """The action the platform plays for an awaited seat that timed out or left."""
+
+    def determinize(self, state: dict[str, JSON], seat: int | None, rng: random.Random) -> dict[str, JSON]:
+        """A state that ``seat`` cannot tell apart from ``state``: everything hidden from it is re-dealt from
+        ``rng`` consistently with what it knows. Used by the conformance suite (views must not change) and by
+        bots (determinization)."""
+
+    def action_delay_ms(self, state: dict[str, JSON], seat: int, action: dict[str, JSON]) -> int:
+        """Milliseconds that must pass after the previous action before this one may be applied (a challenge
+        grace period); 0 when it may be applied at once. The engine enforces it with its clock."""
+
+
+@dataclass
+class Playout:
+    """A record of a game played through the contract: the options, the seat count and every (seat, action)."""
+
+    options: dict[str, JSON]
+    num_players: int
+    log: list[tuple[int, dict[str, JSON]]] = field(default_factory=list)
+
+
+def replay(rules: GameRules, options: dict[str, JSON], num_players: int, log: list[tuple[int, dict[str, JSON]]]):
+    """Rebuild the state from (normalized options, action log): the engine's and the replay page's ground truth."""
+    state = rules.initial_state(options, num_players)
+    for seat, action in log:
+        state, _events = rules.apply_action(state, seat, action)
+    return state
+
+
+def play_random(rules: GameRules, options: dict[str, JSON], num_players: int, rng: random.Random,
+                max_steps: int = 100_000) -> Playout:
+    """Play one game with uniformly random legal actions (and chance from ``rng``); returns its playout."""
+    options = rules.normalize_options(options, num_players)
+    playout = Playout(options=options, num_players=num_players)
+    state = rules.initial_state(options, num_players)
+    for _ in range(max_steps):
+        acting = rules.to_act(state)
+        if not acting:
+            return playout
+        if CHANCE in acting:
+            seat, action = CHANCE, rules.sample_chance(state, rng)
+        else:
+            seat = rng.choice(sorted(acting))
+            action = rng.choice(rules.legal_actions(state, seat))
+        state, _events = rules.apply_action(state, seat, action)
+        playout.log.append((seat, action))
+    raise RuntimeError(f"{rules.key}: no end after {max_steps} steps")

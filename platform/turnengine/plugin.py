@@ -172,7 +172,11 @@ class Option:
 
 
 def normalize_with_schema(
-    schema: tuple[Option, ...], options: dict[str, JSON] | None, num_players: int, min_players: int, max_players: int
+    schema: tuple[Option, ...],
+    options: dict[str, JSON] | None,
+    num_players: int,
+    min_players: int,
+    max_players: int,
 ) -> dict[str, JSON]:
     """Fill defaults and validate each option against ``schema``; games add their cross-option checks after."""
     if isinstance(num_players, bool) or not isinstance(num_players, int):
@@ -258,7 +262,9 @@ class Playout:
     log: list[tuple[int, dict[str, JSON]]] = field(default_factory=list)
 
 
-def replay(rules: GameRules, options: dict[str, JSON], num_players: int, log: list[tuple[int, dict[str, JSON]]]):
+def replay(
+    rules: GameRules, options: dict[str, JSON], num_players: int, log: list[tuple[int, dict[str, JSON]]]
+):
     """Rebuild the state from (normalized options, action log): the engine's and the replay page's ground truth."""
     state = rules.initial_state(options, num_players)
     for seat, action in log:
@@ -266,8 +272,9 @@ def replay(rules: GameRules, options: dict[str, JSON], num_players: int, log: li
     return state
 
 
-def play_random(rules: GameRules, options: dict[str, JSON], num_players: int, rng: random.Random,
-                max_steps: int = 100_000) -> Playout:
+def play_random(
+    rules: GameRules, options: dict[str, JSON], num_players: int, rng: random.Random, max_steps: int = 100_000
+) -> Playout:
     """Play one game with uniformly random legal actions (and chance from ``rng``); returns its playout."""
     options = rules.normalize_options(options, num_players)
     playout = Playout(options=options, num_players=num_players)

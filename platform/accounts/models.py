@@ -1,0 +1,16 @@
+"""The site's user model: Django's user, ours from the first migration so it can grow (bots, ratings, sanctions)."""
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class User(AbstractUser):
+    is_bot = models.BooleanField(
+        _("bot"), default=False, help_text=_("A computer player: never counted as a human on leaderboards.")
+    )
+
+    class Meta(AbstractUser.Meta):
+        swappable = "AUTH_USER_MODEL"
+        verbose_name = _("user")
+        verbose_name_plural = _("users")

@@ -1,0 +1,39 @@
+"""Sign-up and profile pages; log-in, log-out and password pages are Django's own (see urls.py)."""
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from accounts.forms import SignUpForm
+from accounts.models import User
+from accounts.selectors import user_current_matches, user_finished_matches
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("lobby:home")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome to Tapete, %(name)s!") % {"name": user.username})
+        return redirect("lobby:home")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+def profile(request, username: str):
+    player = get_object_or_404(User, username=username)
+    finished = user_finished_matches(user=player)
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "player": player,
+            "current_matches": user_current_matches(user=player),
+            "finished_matches": finished[:30],
+            "games_played": finished.count(),
+        },
+    )

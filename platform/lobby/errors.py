@@ -1,0 +1,25 @@
+"""Refusals of lobby requests: a code and a readable, translated message."""
+
+from django.utils.translation import gettext_lazy as _
+
+
+class LobbyError(Exception):
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.message = str(MESSAGES[code])
+        super().__init__(f"{code}: {self.message}")
+
+
+MESSAGES = {
+    "unknown_game": _("There is no such game."),
+    "table_full": _("This table is full."),
+    "already_seated": _("You already sit at this table."),
+    "seat_taken": _("That seat is taken."),
+    "no_such_seat": _("There is no such seat at this table."),
+    "already_started": _("This table has already started."),
+    "not_seated": _("You do not sit at this table."),
+    "not_creator": _("Only the table's creator can start it."),
+    "not_enough_players": _("Not every seat is taken yet."),
+    "creator_cannot_leave": _("The creator cannot leave: cancel the table instead."),
+    "invalid_options": _("These options are not valid."),
+}

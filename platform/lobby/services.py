@@ -1,0 +1,95 @@
+"""Tables before they start: create with options, join, take a seat, leave, cancel, start.
+
+Every service locks the match row, so two players racing for the last seat, or a join racing the start, resolve
+in the database: one wins, the other gets a :class:`LobbyError` with a clear message.
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+
+from lobby.errors import LobbyError
+from turnengine import registry, services
+from turnengine.models import Match, Seat
+from turnengine.plugin import InvalidOptions
+
+
+def table_create(*, user, game: str, num_players: int, options: dict, ranked: bool) -> Match:
+    """Open a table; the creator takes seat 0. Options are normalized by the game (invalid ones are refused)."""
+    try:
+        rules = registry.get(game)
+    except KeyError:
+        raise LobbyError("unknown_game") from None
+    try:
+        normalized = rules.normalize_options(options, num_players)
+    except InvalidOptions as error:
+        raise LobbyError("invalid_options") from error
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=game, options=normalized, num_players=num_players, ranked=ranked, created_by=user
+        )
+        Seat.objects.create(match=match, index=0, user=user)
+    return match
+
+
+def _lock_open(match_id: int) -> Match:
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.status != Match.Status.OPEN:
+        raise LobbyError("already_started")
+    return match
+
+
+def table_join(*, user, match_id: int, seat: int | None = None) -> Seat:
+    """Sit ``user`` at the table: at ``seat`` if given, else at the first free seat."""
+    with transaction.atomic():
+        match = _lock_open(match_id)
+        taken = set(match.seats.values_list("index", flat=True))
+        if match.seats.filter(user=user).exists():
+            raise LobbyError("already_seated")
+        if seat is None:
+            free = [index for index in range(match.num_players) if index not in taken]
+            if not free:
+                raise LobbyError("table_full")
+            seat = free[0]
+        elif not 0 <= seat < match.num_players:
+            raise LobbyError("no_such_seat")
+        elif seat in taken:
+            raise LobbyError("seat_taken")
+        try:
+            with transaction.atomic():
+                return Seat.objects.create(match=match, index=seat, user=user)
+        except IntegrityError:
+            raise LobbyError("seat_taken") from None
+
+
+def table_leave(*, user, match_id: int) -> None:
+    """Stand up from a table that has not started (the creator cancels instead)."""
+    with transaction.atomic():
+        match = _lock_open(match_id)
+        if match.created_by_id == user.pk:
+            raise LobbyError("creator_cannot_leave")
+        deleted, _ = Seat.objects.filter(match=match, user=user).delete()
+        if not deleted:
+            raise LobbyError("not_seated")
+
+
+def table_cancel(*, user, match_id: int) -> None:
+    """The creator closes a table that has not started."""
+    with transaction.atomic():
+        match = _lock_open(match_id)
+        if match.created_by_id != user.pk:
+            raise LobbyError("not_creator")
+        match.status = Match.Status.ABORTED
+        match.save(update_fields=["status"])
+
+
+def table_start(*, user, match_id: int) -> services.Update:
+    """The creator starts a full table: the engine deals, and every seat gets its first view after the commit."""
+    with transaction.atomic():
+        match = _lock_open(match_id)
+        if match.created_by_id != user.pk:
+            raise LobbyError("not_creator")
+        if match.seats.count() < match.num_players:
+            raise LobbyError("not_enough_players")
+        logged = services.match_begin(match=match)
+    return services.build_update(match, logged)

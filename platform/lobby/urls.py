@@ -1,0 +1,18 @@
+from django.urls import path
+
+from lobby import views
+
+app_name = "lobby"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("play/<slug:game>/", views.game_lobby, name="game"),
+    path("play/<slug:game>/tables/", views.table_list, name="table_list"),
+    path("play/<slug:game>/new/", views.table_create, name="create"),
+    path("table/<int:match_id>/", views.table, name="table"),
+    path("table/<int:match_id>/join/", views.table_join, name="join"),
+    path("table/<int:match_id>/leave/", views.table_leave, name="leave"),
+    path("table/<int:match_id>/cancel/", views.table_cancel, name="cancel"),
+    path("table/<int:match_id>/start/", views.table_start, name="start"),
+    path("invite/<str:token>/", views.invite, name="invite"),
+]

@@ -1,0 +1,274 @@
+"""The shared conformance suite every registered game must pass.
+
+Pure Python (no Django, no pytest): :func:`check_game` plays random games through the plugin contract and raises
+:class:`ConformanceError` at the first broken promise. ``tests/turnengine/test_conformance.py`` runs it for every
+game found by the registry, over many playouts, player counts and option sets.
+
+What is checked (design.md §2):
+
+* states and views are plain JSON and survive a JSON round-trip; ``apply_action`` never mutates its input;
+* every seat in ``to_act`` has a legal action, seats outside it have none, ``awaited`` is a subset of ``to_act``;
+* legal actions apply without error; actions outside the list (another seat's, or ones legal earlier) are refused
+  with ``IllegalAction``/``MalformedAction``; the timeout action is legal for every awaited seat;
+* games end; the outcome's ranking covers every seat exactly once; ``replay`` of (options, log) gives the same state;
+* hidden information: a seat's view and legal actions do not change when ``determinize`` re-deals what that seat
+  cannot see, and the events it receives say nothing that its view after the action does not.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from turnengine.plugin import (
+    CHANCE,
+    GameRules,
+    IllegalAction,
+    InvalidOptions,
+    MalformedAction,
+    Outcome,
+    RulesError,
+    replay,
+)
+
+JSON = object
+
+
+class ConformanceError(AssertionError):
+    """A game broke the contract; the message says where (game, seed, step)."""
+
+
+@dataclass(frozen=True)
+class Depth:
+    """How much each playout checks: cheap checks on every step always; the costly ones when enabled."""
+
+    apply_every_legal: bool = False
+    hidden_information: bool = False
+    probe_illegal: bool = True
+
+
+FAST = Depth()
+DEEP = Depth(apply_every_legal=True, hidden_information=True)
+
+
+def random_options(rules: GameRules, rng: random.Random) -> dict:
+    """A random (not necessarily consistent) choice for every option of the schema."""
+    chosen = {}
+    for option in rules.options:
+        if option.nullable and rng.random() < 0.3:
+            chosen[option.name] = None
+        elif option.kind == "bool":
+            chosen[option.name] = rng.random() < 0.5
+        elif option.kind == "choice":
+            chosen[option.name] = rng.choice(option.choice_values)
+        elif option.kind == "int":
+            low = option.minimum if option.minimum is not None else 0
+            high = option.maximum if option.maximum is not None else low + 10
+            # Keep integers near their default: the extremes of wide ranges make very long games.
+            if option.default is not None and high - low > 10:
+                low, high = max(low, option.default - 3), min(high, option.default + 3)
+            chosen[option.name] = rng.randint(low, high)
+        elif option.kind == "multichoice":
+            limit = option.max_selected if option.max_selected is not None else len(option.choices)
+            chosen[option.name] = rng.sample(list(option.choice_values), rng.randint(0, limit))
+    return chosen
+
+
+def random_setups(rules: GameRules, rng: random.Random, count: int) -> Iterator[tuple[dict, int]]:
+    """``count`` valid (normalized options, player count) pairs: defaults first, then random ones."""
+    produced = 0
+    counts = list(range(rules.min_players, rules.max_players + 1))
+    for num_players in counts:
+        try:
+            yield rules.normalize_options({}, num_players), num_players
+        except InvalidOptions:
+            continue
+        produced += 1
+        if produced >= count:
+            return
+    while produced < count:
+        num_players = rng.choice(counts)
+        try:
+            options = rules.normalize_options(random_options(rules, rng), num_players)
+        except InvalidOptions:
+            continue
+        produced += 1
+        yield options, num_players
+
+
+def check_game(
+    rules: GameRules, options: dict, num_players: int, seed: int, depth: Depth = FAST, max_steps: int = 20_000
+) -> Outcome:
+    """Play one random game with every check of ``depth``; return its outcome."""
+    return _Playout(rules, options, num_players, seed, depth).run(max_steps)
+
+
+class _Playout:
+    def __init__(self, rules: GameRules, options: dict, num_players: int, seed: int, depth: Depth) -> None:
+        self.rules = rules
+        self.options = options
+        self.num_players = num_players
+        self.seed = seed
+        self.depth = depth
+        self.rng = random.Random(seed)
+        self.seats = list(range(num_players))
+        self.seen_actions: list[dict] = []
+        self.step = 0
+
+    def fail(self, message: str) -> None:
+        raise ConformanceError(
+            f"{self.rules.key} ({self.num_players} players, seed {self.seed}, step {self.step}): {message}\n"
+            f"options: {self.options}"
+        )
+
+    def run(self, max_steps: int) -> Outcome:
+        rules = self.rules
+        state = rules.initial_state(self.options, self.num_players)
+        log: list[tuple[int, dict]] = []
+        for self.step in range(max_steps):
+            self.check_state(state)
+            acting = rules.to_act(state)
+            if not acting:
+                return self.check_end(state, log)
+            if CHANCE in acting:
+                if acting != frozenset({CHANCE}):
+                    self.fail(f"CHANCE pending together with seats {sorted(acting)}")
+                seat, action = CHANCE, rules.sample_chance(state, self.rng)
+            else:
+                seat = self.rng.choice(sorted(acting))
+                action = self.rng.choice(rules.legal_actions(state, seat))
+            state = self.apply_checked(state, seat, action)
+            log.append((seat, action))
+        self.fail(f"the game did not end within {max_steps} steps")
+        raise AssertionError  # unreachable
+
+    def check_state(self, state: dict) -> None:
+        rules = self.rules
+        if json.loads(json.dumps(state)) != state:
+            self.fail("state does not survive a JSON round-trip")
+        acting = rules.to_act(state)
+        awaited = rules.awaited(state)
+        if not awaited <= acting - {CHANCE}:
+            self.fail(f"awaited {sorted(awaited)} is not a subset of to_act {sorted(acting)}")
+        if acting and rules.outcome(state) is not None:
+            self.fail("outcome is set while seats may still act")
+        for seat in self.seats:
+            legal = rules.legal_actions(state, seat)
+            if seat in acting and not legal:
+                self.fail(f"seat {seat} is in to_act but has no legal action")
+            if seat not in acting and legal:
+                self.fail(f"seat {seat} is not in to_act but has legal actions {legal[:3]}")
+            self.seen_actions.extend(legal[:5])
+            if seat in awaited:
+                timeout = rules.timeout_action(state, seat)
+                if timeout not in legal:
+                    self.fail(f"timeout action {timeout} of seat {seat} is not legal")
+        for seat in [*self.seats, None]:
+            view = rules.view(state, seat)
+            if json.loads(json.dumps(view)) != view:
+                self.fail(f"view of seat {seat} does not survive a JSON round-trip")
+        if self.depth.probe_illegal and CHANCE not in acting:
+            self.probe_illegal(state, acting)
+        if self.depth.hidden_information:
+            self.check_hidden_information(state)
+
+    def apply_checked(self, state: dict, seat: int, action: dict) -> dict:
+        before = copy.deepcopy(state)
+        action_before = copy.deepcopy(action)
+        if self.depth.apply_every_legal and seat != CHANCE:
+            for other_action in self.rules.legal_actions(state, seat):
+                self.rules.apply_action(state, seat, other_action)
+        new_state, events = self.rules.apply_action(state, seat, action)
+        if state != before or action != action_before:
+            self.fail(f"apply_action mutated its input ({action})")
+        for event in events:
+            visible_to = event.get("visible_to", "missing")
+            if visible_to is not None and not (
+                isinstance(visible_to, list) and all(s in self.seats for s in visible_to)
+            ):
+                self.fail(f"event {event} has no valid visible_to")
+        if json.loads(json.dumps(events)) != events:
+            self.fail("events do not survive a JSON round-trip")
+        if self.depth.hidden_information:
+            self.check_events_leak_nothing(state, seat, action, new_state, events)
+        return new_state
+
+    def probe_illegal(self, state: dict, acting: frozenset[int]) -> None:
+        """Actions outside a seat's legal list are refused and change nothing."""
+        rules = self.rules
+        probes: list[tuple[int, dict, type[RulesError]]] = []
+        outsiders = [s for s in self.seats if s not in acting]
+        for seat in acting:
+            legal = rules.legal_actions(state, seat)
+            for outsider in outsiders[:2]:
+                probes.append((outsider, self.rng.choice(legal), IllegalAction))
+            for old in self.rng.sample(self.seen_actions, min(4, len(self.seen_actions))):
+                if old not in legal:
+                    probes.append((seat, old, IllegalAction))
+            probes.append((seat, {"type": "no-such-action"}, MalformedAction))
+            probes.append((seat, ["not", "a", "dict"], MalformedAction))
+        for seat, action, expected in probes:
+            try:
+                rules.apply_action(state, seat, action)
+            except expected:
+                continue
+            except RulesError as error:
+                self.fail(f"{action} from seat {seat} raised {type(error).__name__}, not {expected.__name__}")
+            self.fail(f"seat {seat} may play {action}, which is not in its legal actions")
+
+    def check_hidden_information(self, state: dict) -> None:
+        """A seat's view and legal actions are functions of what it may know."""
+        rules = self.rules
+        for seat in [*self.seats, None]:
+            view = rules.view(state, seat)
+            legal = rules.legal_actions(state, seat) if seat is not None else None
+            for _ in range(2):
+                other = rules.determinize(state, seat, self.rng)
+                if rules.view(other, seat) != view:
+                    self.fail(f"view of seat {seat} changes when hidden information is re-dealt")
+                if seat is not None and rules.legal_actions(other, seat) != legal:
+                    self.fail(f"legal actions of seat {seat} depend on hidden information")
+
+    def check_events_leak_nothing(
+        self, state: dict, actor: int, action: dict, new_state: dict, events: list[dict]
+    ) -> None:
+        """Play the same action in worlds the observer cannot tell apart: where its view after is the same, the
+        events it receives must be the same too."""
+        rules = self.rules
+        for observer in [*self.seats, None]:
+            seen = _visible(events, observer)
+            view_after = rules.view(new_state, observer)
+            for _ in range(3):
+                world = rules.determinize(state, observer, self.rng)
+                try:
+                    world_after, world_events = rules.apply_action(world, actor, action)
+                except RulesError:
+                    continue  # the action needs something this world dealt elsewhere; try another world
+                if (
+                    rules.view(world_after, observer) == view_after
+                    and _visible(world_events, observer) != seen
+                ):
+                    self.fail(f"events seen by {observer} after {action} depend on hidden information")
+                break
+
+    def check_end(self, state: dict, log: list[tuple[int, dict]]) -> Outcome:
+        outcome = self.rules.outcome(state)
+        if outcome is None:
+            self.fail("nobody may act but there is no outcome")
+        ranked = [seat for group in outcome.ranking for seat in group]
+        if sorted(ranked) != self.seats or any(not group for group in outcome.ranking):
+            self.fail(f"ranking {outcome.ranking} does not cover every seat exactly once")
+        if self.rules.awaited(state):
+            self.fail("seats are awaited after the end")
+        if replay(self.rules, self.options, self.num_players, log) != state:
+            self.fail("replaying the action log gives a different final state")
+        return outcome
+
+
+def _visible(events: list[dict], seat: int | None) -> list[dict]:
+    return [
+        e for e in events if e.get("visible_to") is None or (seat is not None and seat in e["visible_to"])
+    ]

@@ -1,0 +1,122 @@
+"""The match websocket: a thin adapter between frames and the turn engine's services.
+
+It authenticates (session cookie; the origin is checked by the ASGI router), resolves the user's seat, joins that
+seat's group (or the spectators') and the table's, sends a snapshot, then turns allow-listed client frames into
+service calls. Errors go back to the sender only. Frame format and codes: ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from turnengine import services
+from turnengine.broadcast import broadcast
+from turnengine.errors import EngineError, engine_error
+from turnengine.models import Match, Seat
+from turnengine.ratelimit import TokenBucket
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_NOT_FOUND = 4404
+
+
+class MatchConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.user = user
+        self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
+        found = await database_sync_to_async(self._resolve)()
+        if not found:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.bucket = TokenBucket(settings.TAPETE_WS_RATE_PER_SECOND, settings.TAPETE_WS_RATE_BURST)
+        self.groups_joined = [self.match.group_name(self.seat), self.match.group_name("all")]
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        await self.send(text_data=await database_sync_to_async(self._snapshot)())
+        await broadcast(await database_sync_to_async(self._presence)(+1))
+
+    def _resolve(self) -> bool:
+        self.match = Match.objects.filter(pk=self.match_id).first()
+        if self.match is None:
+            return False
+        self.seat = (
+            Seat.objects.filter(match=self.match, user=self.user).values_list("index", flat=True).first()
+        )
+        return True
+
+    def _snapshot(self) -> str:
+        self.match.refresh_from_db()
+        return services.match_snapshot(match=self.match, seat=self.seat)
+
+    def _presence(self, delta: int) -> services.Update:
+        return services.presence_change(match=self.match, seat=self.seat, delta=delta)
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if hasattr(self, "groups_joined"):
+            await broadcast(await database_sync_to_async(self._presence)(-1))
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs) -> None:
+        if not self.bucket.allow():
+            await self.send_error(engine_error("rate_limited"))
+            return
+        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
+        if len(raw.encode("utf-8")) > settings.TAPETE_WS_MAX_FRAME_BYTES:
+            await self.send_error(engine_error("too_large"))
+            return
+        try:
+            frame = json.loads(raw)
+        except ValueError:
+            await self.send_error(engine_error("malformed"))
+            return
+        await self.receive_json(frame)
+
+    async def receive_json(self, content, **kwargs) -> None:
+        if not isinstance(content, dict) or not isinstance(content.get("t"), str):
+            await self.send_error(engine_error("malformed"))
+            return
+        handler = {"act": self.on_act, "sync": self.on_sync, "chat": self.on_chat}.get(content["t"])
+        if handler is None:
+            await self.send_error(engine_error("unknown_frame"))
+            return
+        try:
+            await handler(content)
+        except EngineError as error:
+            await self.send_error(error)
+
+    async def on_act(self, frame: dict) -> None:
+        version, action = frame.get("v"), frame.get("d")
+        if isinstance(version, bool) or not isinstance(version, int) or not isinstance(action, dict):
+            raise engine_error("malformed")
+        if self.seat is None:
+            raise engine_error("not_seated")
+        update = await database_sync_to_async(services.match_apply_action)(
+            match_id=self.match.pk, user=self.user, expected_version=version, action=action
+        )
+        await broadcast(update)
+
+    async def on_sync(self, frame: dict) -> None:
+        await self.send(text_data=await database_sync_to_async(self._snapshot)())
+
+    async def on_chat(self, frame: dict) -> None:
+        data = frame.get("d")
+        text = data.get("text") if isinstance(data, dict) else None
+        update = await database_sync_to_async(services.chat_post)(
+            match=self.match, user=self.user, text=text, max_length=settings.TAPETE_CHAT_MAX_LENGTH
+        )
+        await broadcast(update)
+
+    async def frame_relay(self, message: dict) -> None:
+        await self.send(text_data=message["text"])
+
+    async def send_error(self, error: EngineError) -> None:
+        await self.send(text_data=services.encode_frame("error", error.version, error.as_frame_data()))

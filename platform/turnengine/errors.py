@@ -1,0 +1,38 @@
+"""Errors the turn engine reports to a client: a stable code (the UI translates it) and a readable message."""
+
+from django.utils.translation import gettext_lazy as _
+
+
+class EngineError(Exception):
+    """Refusal of a request; nothing was changed. ``version`` is the match's current version when it matters."""
+
+    def __init__(self, code: str, message: str, *, version: int | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = str(message)
+        self.version = version
+
+    def as_frame_data(self) -> dict:
+        data = {"code": self.code, "message": self.message}
+        if self.version is not None:
+            data["version"] = self.version
+        return data
+
+
+MESSAGES = {
+    "not_found": _("There is no such table."),
+    "not_active": _("This table is not being played."),
+    "not_seated": _("You do not sit at this table."),
+    "stale": _("The table moved on before your action arrived; here is the current state."),
+    "too_early": _("Wait a moment: the others may still challenge the last card."),
+    "malformed": _("That message could not be understood."),
+    "unknown_frame": _("Unknown message kind."),
+    "too_large": _("That message is too large."),
+    "rate_limited": _("Too many messages: slow down."),
+    "chat_empty": _("Say something first."),
+    "chat_too_long": _("That chat message is too long."),
+}
+
+
+def engine_error(code: str, *, version: int | None = None) -> EngineError:
+    return EngineError(code, MESSAGES[code], version=version)

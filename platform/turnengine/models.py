@@ -1,0 +1,151 @@
+"""Matches, their seats, the append-only action log with its visibility-tagged events, and table chat.
+
+A ``Match`` is a table from the moment it is opened in the lobby until it ends: the lobby fills its seats, the
+engine plays it. Its ``state`` is the game's plain-JSON state, its ``version`` counts committed transitions; both
+change only inside ``turnengine.services`` under a row lock.
+"""
+
+import hashlib
+import secrets as token_source
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from turnengine import registry
+
+
+def new_seed() -> str:
+    return token_source.token_hex(32)
+
+
+def new_invite_token() -> str:
+    return token_source.token_urlsafe(12)
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        ACTIVE = "active", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+
+    game = models.CharField(_("game"), max_length=32, db_index=True)
+    options = models.JSONField(_("options"), default=dict)
+    num_players = models.PositiveSmallIntegerField(_("players"))
+    ranked = models.BooleanField(_("ranked"), default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="created_matches",
+        verbose_name=_("creator"),
+    )
+    status = models.CharField(_("status"), max_length=16, choices=Status, default=Status.OPEN, db_index=True)
+    invite_token = models.CharField(
+        _("invitation token"), max_length=32, default=new_invite_token, unique=True
+    )
+    state = models.JSONField(_("state"), null=True, blank=True)
+    version = models.PositiveIntegerField(_("version"), default=0)
+    steps = models.PositiveIntegerField(_("actions logged"), default=0)
+    seed = models.CharField(_("secret seed"), max_length=64, default=new_seed)
+    result = models.JSONField(_("result"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    last_action_at = models.DateTimeField(_("last action"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        indexes = [models.Index(fields=["game", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.rules.name} #{self.pk}"
+
+    @property
+    def rules(self):
+        return registry.get(self.game)
+
+    @property
+    def seed_hash(self) -> str:
+        """SHA-256 of the secret seed: shown from the start, so the seed published at the end can be checked."""
+        return hashlib.sha256(self.seed.encode()).hexdigest()
+
+    @property
+    def seed_is_public(self) -> bool:
+        return self.status in {self.Status.FINISHED, self.Status.ABORTED}
+
+    def group_name(self, seat: int | None = None) -> str:
+        """Channel-layer group of one seat, of spectators (``seat=None``), or (``seat='all'``) of everyone."""
+        if seat == "all":
+            return f"match.{self.pk}"
+        return f"match.{self.pk}.spectators" if seat is None else f"match.{self.pk}.seat{seat}"
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", verbose_name=_("match"))
+    index = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+    )
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+    connections = models.PositiveIntegerField(_("open connections"), default=0)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="seat_index_unique_per_match"),
+            models.UniqueConstraint(fields=["match", "user"], name="one_seat_per_user_per_match"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} seat {self.index}: {self.user}"
+
+
+class AppendOnlyModel(models.Model):
+    """A log row: written once, never updated or deleted through the ORM."""
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise PermissionError(f"{type(self).__name__} rows are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise PermissionError(f"{type(self).__name__} rows are append-only")
+
+
+class MatchAction(AppendOnlyModel):
+    """One applied action (chance steps included, seat -1), in order: the match replays from these alone."""
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="actions", verbose_name=_("match")
+    )
+    step = models.PositiveIntegerField(_("step"))
+    version = models.PositiveIntegerField(_("version"))
+    seat = models.SmallIntegerField(_("seat"))
+    action = models.JSONField(_("action"))
+    events = models.JSONField(_("events"), default=list, help_text=_("Each event carries its visible_to."))
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("logged action")
+        verbose_name_plural = _("action log")
+        ordering = ["match", "step"]
+        constraints = [models.UniqueConstraint(fields=["match", "step"], name="one_action_per_step")]
+
+
+class ChatMessage(AppendOnlyModel):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat", verbose_name=_("match"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, verbose_name=_("author"))
+    text = models.CharField(_("text"), max_length=500)
+    created_at = models.DateTimeField(_("time"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
+        ordering = ["match", "created_at", "pk"]

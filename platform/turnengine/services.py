@@ -1,0 +1,246 @@
+"""The turn engine's services: the only code that changes a match's state.
+
+Every change runs in one short transaction: lock the match row, check, apply the action and any chance steps that
+follow it, append to the action log, bump the version, commit. Callers broadcast the returned :class:`Update` only
+after the commit (see ``turnengine.broadcast``), so nobody ever sees a state that was rolled back, and unredacted
+state never leaves this module: frames are built per seat from ``rules.view``.
+
+Chance: step ``k`` of a match draws from ``random.Random(f"{seed}:{k}")``. The seed is secret while the match runs
+(its SHA-256 is public from the start) and published when it ends, so anyone can re-derive every roll and shuffle.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from turnengine.errors import EngineError, engine_error
+from turnengine.models import ChatMessage, Match, MatchAction, Seat
+from turnengine.plugin import CHANCE, RulesError, replay
+
+
+@dataclass
+class Update:
+    """Frames to send after a commit: channel-layer group name -> JSON text."""
+
+    frames: dict[str, str] = field(default_factory=dict)
+
+
+def chance_rng(seed: str, step: int) -> random.Random:
+    return random.Random(f"{seed}:{step}")
+
+
+def encode_frame(kind: str, version: int | None, data: dict) -> str:
+    return json.dumps({"t": kind, "v": version, "d": data}, separators=(",", ":"))
+
+
+# --- applying actions -----------------------------------------------------------------------------------------
+
+
+def match_begin(*, match: Match) -> list[MatchAction]:
+    """Deal the opening position of a locked, full match and make it active (called by the lobby's start)."""
+    rules = match.rules
+    match.state = rules.initial_state(match.options, match.num_players)
+    match.status = Match.Status.ACTIVE
+    match.started_at = timezone.now()
+    logged = _play_chance(match, rules, [])
+    _persist(match, logged)
+    return logged
+
+
+def match_apply_action(*, match_id: int, user, expected_version: int, action: dict) -> Update:
+    """Apply ``user``'s action at ``match_id`` if ``expected_version`` is current; return the frames to send."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        seat = _seat_of(match, user)
+        if expected_version != match.version:
+            raise engine_error("stale", version=match.version)
+        rules = match.rules
+        delay_ms = _rules_call(match, rules.action_delay_ms, match.state, seat, action)
+        if delay_ms and match.last_action_at:
+            elapsed_ms = (timezone.now() - match.last_action_at).total_seconds() * 1000
+            if elapsed_ms < delay_ms:
+                raise engine_error("too_early", version=match.version)
+        logged = [_apply(match, rules, seat, action)]
+        logged = _play_chance(match, rules, logged)
+        _persist(match, logged)
+    return build_update(match, logged)
+
+
+def _lock(match_id: int) -> Match:
+    try:
+        match = Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist:
+        raise engine_error("not_found") from None
+    if match.status != Match.Status.ACTIVE:
+        raise engine_error("not_active", version=match.version)
+    return match
+
+
+def _seat_of(match: Match, user) -> int:
+    seat = Seat.objects.filter(match=match, user=user).values_list("index", flat=True).first()
+    if seat is None:
+        raise engine_error("not_seated", version=match.version)
+    return seat
+
+
+def _rules_call(match: Match, function, *args):
+    try:
+        return function(*args)
+    except RulesError as error:
+        raise EngineError(error.code, error.message, version=match.version) from None
+
+
+def _apply(match: Match, rules, seat: int, action: dict) -> MatchAction:
+    match.state, events = _rules_call(match, rules.apply_action, match.state, seat, action)
+    match.steps += 1
+    return MatchAction(match=match, step=match.steps, seat=seat, action=action, events=events)
+
+
+def _play_chance(match: Match, rules, logged: list[MatchAction]) -> list[MatchAction]:
+    while CHANCE in rules.to_act(match.state):
+        action = rules.sample_chance(match.state, chance_rng(match.seed, match.steps + 1))
+        logged.append(_apply(match, rules, CHANCE, action))
+    return logged
+
+
+def _persist(match: Match, logged: list[MatchAction]) -> None:
+    now = timezone.now()
+    match.version += 1
+    match.last_action_at = now
+    outcome = match.rules.outcome(match.state)
+    if outcome is not None:
+        match.status = Match.Status.FINISHED
+        match.result = outcome.to_json()
+        match.finished_at = now
+    for row in logged:
+        row.version = match.version
+    MatchAction.objects.bulk_create(logged)
+    match.save()
+
+
+# --- what each seat receives ----------------------------------------------------------------------------------
+
+
+def visible_events(events: list[dict], seat: int | None) -> list[dict]:
+    """The events ``seat`` (None: spectators) may see, without their visibility tags."""
+    return [
+        {key: value for key, value in event.items() if key != "visible_to"}
+        for event in events
+        if event.get("visible_to") is None or (seat is not None and seat in event["visible_to"])
+    ]
+
+
+def match_meta(match: Match) -> dict:
+    """Public facts about the match that every frame of a new version carries."""
+    return {
+        "status": match.status,
+        "result": match.result,
+        "seed_hash": match.seed_hash,
+        "seed": match.seed if match.seed_is_public else None,
+    }
+
+
+def seat_payload(match: Match, seat: int | None, events: list[dict]) -> dict:
+    rules = match.rules
+    return {
+        **match_meta(match),
+        "seat": seat,
+        "view": rules.view(match.state, seat),
+        "legal": rules.legal_actions(match.state, seat) if seat is not None else [],
+        "events": visible_events(events, seat),
+    }
+
+
+def build_update(match: Match, logged: list[MatchAction]) -> Update:
+    events = [event for row in logged for event in row.events]
+    update = Update()
+    for seat in [*range(match.num_players), None]:
+        update.frames[match.group_name(seat)] = encode_frame(
+            "view", match.version, seat_payload(match, seat, events)
+        )
+    return update
+
+
+def match_snapshot(*, match: Match, seat: int | None, chat_limit: int = 50) -> str:
+    """The full frame a client gets on connect and on ``sync``: view, legal actions, its whole log, seats, chat."""
+    rows = MatchAction.objects.filter(match=match).order_by("step").values_list("events", flat=True)
+    log = [event for events in rows for event in events]
+    data = seat_payload(match, seat, log) if match.state is not None else {**match_meta(match), "seat": seat}
+    data.update(
+        {
+            "snapshot": True,
+            "match_id": match.pk,
+            "game": match.game,
+            "players": seats_public(match),
+            "chat": [
+                chat_payload(message)
+                for message in reversed(
+                    list(match.chat.select_related("user").order_by("-created_at", "-pk")[:chat_limit])
+                )
+            ],
+        }
+    )
+    return encode_frame("view", match.version, data)
+
+
+def seats_public(match: Match) -> list[dict]:
+    return [
+        {"seat": seat.index, "username": seat.user.username, "online": seat.connections > 0}
+        for seat in match.seats.select_related("user").order_by("index")
+    ]
+
+
+# --- chat and presence ----------------------------------------------------------------------------------------
+
+
+def chat_payload(message: ChatMessage) -> dict:
+    return {"user": message.user.username, "text": message.text, "at": message.created_at.isoformat()}
+
+
+def chat_post(*, match: Match, user, text: object, max_length: int) -> Update:
+    """Persist a table chat line and return the frame for everyone at the table."""
+    if not isinstance(text, str) or not text.strip():
+        raise engine_error("chat_empty")
+    text = text.strip()
+    if len(text) > max_length:
+        raise engine_error("chat_too_long")
+    message = ChatMessage.objects.create(match=match, user=user, text=text)
+    return Update({match.group_name("all"): encode_frame("chat", match.version, chat_payload(message))})
+
+
+def presence_change(*, match: Match, seat: int | None, delta: int) -> Update:
+    """Count a seat's connection opening (+1) or closing (-1) and tell the table who is online."""
+    if seat is not None:
+        Seat.objects.filter(match=match, index=seat).update(connections=F("connections") + delta)
+        if delta < 0:
+            Seat.objects.filter(match=match, index=seat, connections__lt=0).update(connections=0)
+    return Update(
+        {match.group_name("all"): encode_frame("presence", match.version, {"players": seats_public(match)})}
+    )
+
+
+# --- replays ----------------------------------------------------------------------------------------------------
+
+
+def match_replay_state(*, match: Match) -> dict:
+    """Rebuild the state from the stored options and action log (chance steps included)."""
+    log = list(MatchAction.objects.filter(match=match).order_by("step").values_list("seat", "action"))
+    return replay(match.rules, match.options, match.num_players, log)
+
+
+def match_recompute_chance(*, match: Match) -> list[dict]:
+    """Re-derive every chance action from the published seed, as an outside verifier would."""
+    rules = match.rules
+    state = rules.initial_state(match.options, match.num_players)
+    derived = []
+    for row in MatchAction.objects.filter(match=match).order_by("step"):
+        if row.seat == CHANCE:
+            derived.append(rules.sample_chance(state, chance_rng(match.seed, row.step)))
+        state, _events = rules.apply_action(state, row.seat, row.action)
+    return derived

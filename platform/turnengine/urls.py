@@ -1,0 +1,9 @@
+from django.urls import path
+
+from turnengine import views
+
+app_name = "turnengine"
+
+urlpatterns = [
+    path("table/<int:match_id>/log.json", views.match_log, name="log"),
+]

@@ -1,0 +1,37 @@
+"""Every registered game passes the shared conformance suite over many random playouts."""
+
+import random
+
+import pytest
+
+from turnengine import registry
+from turnengine.conformance import DEEP, FAST, check_game, random_setups
+
+GAMES = registry.discover()
+
+# Per game: (fast playouts, deep playouts). Deep playouts apply every legal action and check hidden information at
+# every step; fast ones check the cheap promises. Together: thousands of games per title.
+BUDGET = {"perudo": (1500, 40), "spicy": (1000, 25), "chinesecheckers": (300, 6)}
+
+
+def _setups(rules, seed, count):
+    return list(random_setups(rules, random.Random(seed), count))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.key)
+def test_random_playouts_keep_every_promise(rules):
+    fast, _deep = BUDGET.get(rules.key, (500, 20))
+    for index, (options, num_players) in enumerate(_setups(rules, 1, fast)):
+        check_game(rules, options, num_players, seed=index, depth=FAST)
+
+
+@pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.key)
+def test_deep_playouts_keep_hidden_information_and_accept_every_legal_action(rules):
+    _fast, deep = BUDGET.get(rules.key, (500, 20))
+    for index, (options, num_players) in enumerate(_setups(rules, 2, deep)):
+        check_game(rules, options, num_players, seed=10_000 + index, depth=DEEP)
+
+
+def test_every_game_is_found_by_the_registry():
+    assert {rules.key for rules in GAMES} >= {"perudo", "spicy", "chinesecheckers"}

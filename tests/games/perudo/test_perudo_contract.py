@@ -1,0 +1,191 @@
+"""The plugin contract for Perudo: action shapes, chance handling, views and secrets, random playouts, purity."""
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from perudo_scenario import DUDO, act, apply, bid, new_game, play, start
+
+from games.perudo.rules import RULES
+from turnengine.plugin import CHANCE, GameRules, IllegalAction, MalformedAction, play_random, replay
+
+HANDS = [[1, 2, 3, 4, 5], [2, 2, 6, 6, 3], [4, 4, 5, 1, 6]]
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_rules_implement_the_plugin_contract():
+    assert isinstance(RULES, GameRules)
+    assert (RULES.key, RULES.min_players, RULES.max_players) == ("perudo", 2, 6)
+
+
+@pytest.mark.parametrize(
+    ("action", "code"),
+    [
+        (["bid", 1, 2], "not_an_object"),
+        ({"quantity": 1, "face": 2}, "missing_type"),
+        ({"type": "raise"}, "unknown_type"),
+        ({"type": "bid", "face": 2}, "missing_field"),
+        ({"type": "bid", "quantity": 2}, "missing_field"),
+        ({"type": "bid", "quantity": True, "face": 2}, "wrong_type"),
+        ({"type": "bid", "quantity": 2, "face": True}, "wrong_type"),
+        ({"type": "bid", "quantity": "2", "face": 2}, "wrong_type"),
+        ({"type": "bid", "quantity": 2.0, "face": 2}, "wrong_type"),
+        ({"type": "bid", "quantity": 0, "face": 2}, "out_of_range"),
+        ({"type": "bid", "quantity": -1, "face": 2}, "out_of_range"),
+        ({"type": "bid", "quantity": 2, "face": 0}, "out_of_range"),
+        ({"type": "bid", "quantity": 2, "face": 7}, "out_of_range"),
+        ({"type": "dudo", "bid_seq": False}, "wrong_type"),
+        ({"type": "roll", "dice": "123"}, "wrong_type"),
+        ({"type": "roll", "dice": [[1, 2], [7]]}, "out_of_range"),
+        ({"type": "roll", "dice": [[1, True]]}, "out_of_range"),
+        ({"type": "roll"}, "missing_field"),
+    ],
+)
+def test_malformed_actions_are_refused_with_a_code(action, code):
+    state = play(start(HANDS), (0, bid(2, 3)))
+    with pytest.raises(MalformedAction) as error:
+        RULES.apply_action(state, 1, action)
+    assert error.value.code == code
+
+
+def test_a_chance_action_from_a_player_is_refused():
+    state = new_game(3)
+    with pytest.raises(IllegalAction) as error:
+        RULES.apply_action(state, 0, {"type": "roll", "dice": HANDS})
+    assert error.value.code == "chance_action_from_player"
+
+
+def test_a_player_action_from_chance_is_refused():
+    with pytest.raises(IllegalAction) as error:
+        RULES.apply_action(start(HANDS), CHANCE, bid(1, 2))
+    assert error.value.code == "not_a_chance_action"
+
+
+def test_players_wait_while_the_dice_are_rolled():
+    with pytest.raises(IllegalAction) as error:
+        RULES.apply_action(new_game(3), 0, bid(1, 2))
+    assert error.value.code == "chance_pending"
+
+
+def test_a_roll_while_players_bid_is_refused():
+    with pytest.raises(IllegalAction) as error:
+        RULES.apply_action(start(HANDS), CHANCE, {"type": "roll", "dice": HANDS})
+    assert error.value.code == "no_chance_pending"
+
+
+def test_a_roll_must_match_every_seats_dice_count():
+    with pytest.raises(IllegalAction) as error:
+        RULES.apply_action(new_game(3), CHANCE, {"type": "roll", "dice": [[1, 2, 3, 4, 5], [2], [3]]})
+    assert error.value.code == "wrong_dice_count"
+
+
+def test_an_eliminated_player_cannot_act():
+    state = play(start([[2], [3], [4]], startingDice=1), (0, bid(1, 5)), (1, DUDO))
+    state = apply(state, CHANCE, {"type": "roll", "dice": [[], [3], [4]]})
+    with pytest.raises(IllegalAction) as error:
+        RULES.apply_action(state, 0, bid(1, 2))
+    assert error.value.code == "eliminated"
+    assert RULES.legal_actions(state, 0) == []
+
+
+def test_the_view_shows_own_dice_only():
+    state = start(HANDS)
+    assert RULES.view(state, 1)["my_dice"] == HANDS[1]
+    spectator = RULES.view(state, None)
+    assert (spectator["seat"], spectator["my_dice"], spectator["my_dice_count"]) == (None, None, None)
+    for seat in (0, 1, 2, None):
+        view = RULES.view(state, seat)
+        for _ in range(5):
+            assert RULES.view(RULES.determinize(state, seat, random.Random(_)), seat) == view
+
+
+def test_dice_counts_are_shown_only_when_lost_dice_are_visible():
+    hidden = play(start(HANDS), (0, bid(2, 3)), (1, DUDO))
+    view = RULES.view(hidden, 0)
+    assert (view["dice_counts"], view["dice_in_play"], view["my_dice_count"]) == (None, None, 5)
+    _state, events = act(play(start(HANDS), (0, bid(2, 3))), 1, DUDO)
+    assert all("dice_left" not in event for event in events)
+
+    shown = play(start(HANDS, lostDiceVisible=True), (0, bid(2, 3)), (1, DUDO))
+    view = RULES.view(shown, 0)
+    assert (view["dice_counts"], view["dice_in_play"]) == ([5, 4, 5], 14)
+    _state, events = act(play(start(HANDS, lostDiceVisible=True), (0, bid(2, 3))), 1, DUDO)
+    assert [event.get("dice_left") for event in events if event["type"] == "die_lost"] == [4]
+
+
+def test_the_view_carries_round_information():
+    state = play(start(HANDS), (0, bid(2, 3)))
+    view = RULES.view(state, 2)
+    assert view["seat"] == 2
+    assert (view["round"], view["starter"], view["turn"], view["phase"]) == (1, 0, 1, "bidding")
+    assert view["bid"] == {"quantity": 2, "face": 3, "bidder": 0}
+    assert view["history"] == [{"seat": 0, "quantity": 2, "face": 3}]
+    assert (view["to_act"], view["awaited"]) == ([1], [1])
+    assert (view["in_game"], view["elimination_order"]) == ([0, 1, 2], [])
+    assert view["bid_seq"] == state["bid_seq"]
+
+
+RANDOM_SETUPS = [
+    ({}, 6),
+    ({}, 2),
+    ({"calza": True}, 4),
+    ({"calza": True, "calzaCaller": "currentOnly", "calzaRequiresMissingDie": True}, 3),
+    ({"calza": True, "calzaCaller": "anyoneButLastBidderAndCurrent", "maxDice": 6}, 5),
+    ({"calza": True, "calzaSuccessEffect": "othersLoseOne", "startingDice": 2}, 6),
+    ({"salsa": True, "calza": True, "lostDiceVisible": True}, 4),
+    ({"palificoMode": "declared", "palificoOneDieMayChangeFace": True}, 3),
+    ({"palificoPacoBids": "forbidden", "allowPacoOpening": True, "raiseMode": "anyFaceOnHigherQty"}, 5),
+    ({"capBidAtDiceInPlay": False, "startingDice": 3, "firstPlayer": "rollOne"}, 4),
+    ({"firstPlayer": "rollTwoSum", "palificoOncePerPlayer": False, "calza": True}, 3),
+]
+
+
+def test_random_playouts_finish_and_rank_every_seat():
+    rng = random.Random(7)
+    for index in range(300):
+        options, players = RANDOM_SETUPS[index % len(RANDOM_SETUPS)]
+        playout = play_random(RULES, options, players, rng)
+        state = replay(RULES, playout.options, players, playout.log)
+        outcome = RULES.outcome(state)
+        assert sorted(seat for group in outcome.ranking for seat in group) == list(range(players))
+        assert len(outcome.ranking[0]) == 1
+
+
+def test_views_and_events_never_reveal_another_seats_dice_before_the_reveal():
+    rng = random.Random(11)
+    for options, players in RANDOM_SETUPS:
+        normalized = RULES.normalize_options(options, players)
+        state = RULES.initial_state(normalized, players)
+        while RULES.to_act(state):
+            acting = RULES.to_act(state)
+            if CHANCE in acting:
+                seat, action = CHANCE, RULES.sample_chance(state, rng)
+            else:
+                seat = rng.choice(sorted(acting))
+                action = rng.choice(RULES.legal_actions(state, seat))
+            state, events = act(state, seat, action)
+            for event in events:
+                if "dice" in event and event["type"] not in ("dudo", "calza", "roll_off"):
+                    assert event["visible_to"] == [event["seat"]]
+            for observer in [*range(players), None]:
+                view = RULES.view(state, observer)
+                assert json.loads(json.dumps(view)) == view
+                world = RULES.determinize(state, observer, rng)
+                assert RULES.view(world, observer) == view
+                if observer is not None:
+                    assert RULES.legal_actions(world, observer) == RULES.legal_actions(state, observer)
+
+
+def test_importing_the_rules_pulls_in_nothing_but_the_standard_library_and_the_contract():
+    script = (
+        "import sys; sys.path[:0] = ['platform', '.']; import games.perudo.rules; "
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('django', 'channels', 'celery') "
+        "or (m.startswith('turnengine.') and m != 'turnengine.plugin')]; print(bad)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"

@@ -1,0 +1,298 @@
+"""The plugin contract for Spicy: views, hidden information, timeouts, grace periods, purity and random playouts."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+from spicy_scenarios import all_cards, assert_all_cards_accounted_for, challenge, play, start, step
+
+from games.spicy import rules as rules_module
+from games.spicy.rules import RULES
+from turnengine.conformance import DEEP, check_game, random_setups
+from turnengine.plugin import CHANCE, GameRules, IllegalAction, replay
+
+HANDS = [
+    ["chili-1", "chili-7", "wild-number", "wild-spice", "pepper-2", "wasabi-5"],
+    ["wasabi-2", "pepper-10", "chili-3", "chili-4", "chili-10", "wasabi-7"],
+    ["pepper-1", "pepper-5", "wasabi-1", "chili-2", "chili-8", "wasabi-3"],
+]
+PRIVATE_EVENTS = {"deal", "drew", "played_card"}
+OPTION_SETS = [
+    {},
+    {"spiceItUp": ["copy_cat", "spice_raider"]},
+    {"spiceItUp": ["change_your_luck", "turn_it_up"], "penaltyDraw": 3},
+    {"spiceItUp": ["we_love_chili", "start_it_up"], "wildFour": True, "chiliReverses": True},
+    {"spiceItUp": ["random2"], "lastCardDeclineRequired": False, "challengeLoserMustLead": False},
+    {"worldsEnd": False, "handSize": 4, "trophyRefill": 3},
+    {"spiceItUp": ["random1"], "worldsEndBelow": 0, "worldsEndJitter": 0},
+]
+
+
+def test_rules_implement_the_plugin_protocol():
+    assert isinstance(RULES, GameRules)
+    assert all(option.label and option.help for option in RULES.options)
+
+
+# -- random playouts ----------------------------------------------------------------------------------------------
+
+
+def _playout(options, num_players, rng, check_every_step=False):
+    options = RULES.normalize_options(options, num_players)
+    state = RULES.initial_state(options, num_players)
+    log = []
+    seen_events = []
+    while RULES.to_act(state):
+        acting = RULES.to_act(state)
+        if CHANCE in acting:
+            seat, action = CHANCE, RULES.sample_chance(state, rng)
+        else:
+            assert RULES.awaited(state) <= acting
+            seat = rng.choice(sorted(acting))
+            action = rng.choice(RULES.legal_actions(state, seat))
+        before = copy.deepcopy(state) if check_every_step else None
+        state, events = RULES.apply_action(state, seat, action)
+        if check_every_step:
+            assert json.loads(json.dumps(state)) == state
+            assert_all_cards_accounted_for(state)
+        assert before is None or RULES.apply_action(before, seat, action)[0] == state
+        seen_events += events
+        log.append((seat, action))
+    return options, state, log, seen_events
+
+
+def test_random_playouts_finish_with_a_full_ranking():
+    rng = random.Random(2024)
+    reasons = set()
+    for index in range(300):
+        num_players = 2 + index % 5
+        options, state, log, _events = _playout(OPTION_SETS[index % len(OPTION_SETS)], num_players, rng)
+        outcome = RULES.outcome(state)
+        assert sorted(seat for group in outcome.ranking for seat in group) == list(range(num_players))
+        assert RULES.awaited(state) == frozenset()
+        reasons.add(outcome.reason)
+        if index % 25 == 0:
+            assert replay(RULES, options, num_players, log) == state
+    assert reasons >= {"worlds_end", "deck_empty", "second_trophy"}
+
+
+def test_every_step_of_a_random_game_is_plain_json_and_keeps_all_100_cards():
+    rng = random.Random(7)
+    for index, options in enumerate(OPTION_SETS):
+        _playout(options, 2 + index % 5, rng, check_every_step=True)
+
+
+def test_shared_conformance_checks_pass_on_deep_playouts():
+    for index, (options, num_players) in enumerate(random_setups(RULES, random.Random(11), 12)):
+        check_game(RULES, options, num_players, seed=index, depth=DEEP)
+
+
+# -- hidden information -------------------------------------------------------------------------------------------
+
+
+def test_private_events_go_only_to_their_seat_and_public_events_carry_no_hidden_card():
+    rng = random.Random(5)
+    for options in OPTION_SETS:
+        _options, _state, _log, events = _playout(options, 4, rng)
+        for event in events:
+            if event["type"] in PRIVATE_EVENTS:
+                assert event["visible_to"] == [event["seat"]]
+            else:
+                assert event["visible_to"] is None
+                assert set(event) & {"cards", "card", "tucked_cards"} <= (
+                    {"card"} if event["type"] == "challenge" else set()
+                )
+
+
+def test_a_view_shows_the_own_hand_and_only_counts_of_the_others():
+    state = play(start(HANDS), 0, "chili-7", "chili", 1)
+    view = RULES.view(state, 1)
+    assert view["seat"] == 1
+    assert view["hand"] == HANDS[1]
+    assert view["hand_sizes"] == [5, 6, 6]
+    assert view["stack"] == [{"owner": 0, "spice": "chili", "number": 1, "copy": False, "tucked": 0}]
+    assert view["top"] == {"owner": 0, "spice": "chili", "number": 1, "copy": False}
+    assert RULES.view(state, 0)["stack"][0]["card"] == "chili-7"  # your own face-down card
+    spectator = RULES.view(state, None)
+    assert spectator["seat"] is None and spectator["hand"] is None
+    assert "chili-7" not in json.dumps(spectator)
+
+
+def test_a_view_has_everything_to_render_the_table():
+    state = challenge(play(start(HANDS), 0, "chili-7", "chili", 1), 2, "number")
+    view = RULES.view(state, 2)
+    assert view["to_act"] == [0] and view["awaited"] == [0]
+    assert view["current"] == 0 and view["must_lead"] is True
+    assert view["phase"] == "turn"
+    assert view["hand_sizes"] == [7, 6, 6]
+    assert view["won_counts"] == [0, 0, 1]
+    assert view["trophies"] == [0, 0, 0] and view["trophies_left"] == 3
+    assert view["scores"] == [-7, -6, 1 - 6]
+    assert view["stack_size"] == 0 and view["top"] is None and view["top_challengeable"] is False
+    assert view["last_action"] == {"type": "challenge", "seat": 2, "trait": "number"}
+    assert view["last_challenge"]["card"] == "chili-7"
+    assert view["draw_pile"] == {"size": 82 - 2, "worlds_end": {"approx_cards_above": 50, "uncertainty": 2}}
+    assert view["spice_it_up"] == [] and view["options"]["handSize"] == 6
+    assert view["result"] is None and view["last_card"] is None
+
+
+def test_won_piles_are_counts_only_even_for_their_owner():
+    state = challenge(play(start(HANDS), 0, "chili-7", "chili", 1), 2, "number")
+    assert "won" not in RULES.view(state, 2)
+    assert RULES.view(state, 2)["won_counts"] == [0, 0, 1]
+
+
+def test_the_view_never_reveals_the_exact_position_of_worlds_end():
+    views = []
+    for offset in (-2, 0, 2):
+        state = start(HANDS, offset=offset)
+        views.append([RULES.view(state, seat) for seat in (0, 1, 2, None)])
+        assert state["worlds_end_below"] == 30 + offset
+    assert views[0] == views[1] == views[2]
+
+
+def test_determinize_redeals_only_what_the_seat_cannot_see():
+    state = play(start(HANDS), 0, "chili-7", "chili", 1)
+    state = play(state, 1, "chili-3", "chili", 3)
+    rng = random.Random(1)
+    for seat in (0, 1, 2, None):
+        other = RULES.determinize(state, seat, rng)
+        assert RULES.view(other, seat) == RULES.view(state, seat)
+        assert sorted(all_cards(other)) == sorted(all_cards(state))
+        assert [len(hand) for hand in other["hands"]] == [len(hand) for hand in state["hands"]]
+        assert 28 <= other["worlds_end_below"] <= 32
+        if seat is not None:
+            assert RULES.legal_actions(other, seat) == RULES.legal_actions(state, seat)
+            assert other["hands"][seat] == state["hands"][seat]
+        step(other, 2, {"type": "challenge", "trait": "spice"})  # play goes on from the re-dealt state
+
+
+def test_determinize_before_the_deal_changes_nothing():
+    state = RULES.initial_state(RULES.normalize_options({}, 3), 3)
+    assert RULES.determinize(state, 0, random.Random(0)) == state
+
+
+# -- timeouts and the grace period --------------------------------------------------------------------------------
+
+
+def test_timeout_passes_for_the_current_player():
+    state = start(HANDS)
+    assert RULES.timeout_action(state, 0) == {"type": "pass"}
+
+
+def test_timeout_for_a_player_who_must_lead_plays_the_lowest_honest_card():
+    state = play(start(HANDS, ["pepper-7", "pepper-8"], first=1), 1, "pepper-10", "chili", 2)
+    state = challenge(state, 2, "number")  # seat 1 lost and must lead
+    action = RULES.timeout_action(state, 1)
+    assert action == {"type": "play", "card": "wasabi-2", "declare": {"spice": "wasabi", "number": 2}}
+    assert action in RULES.legal_actions(state, 1)
+
+
+@pytest.mark.parametrize(
+    ("hand", "expected"),
+    [
+        (
+            ["chili-9", "wild-spice"],
+            {"type": "play", "card": "wild-spice", "declare": {"spice": "chili", "number": 1}},
+        ),
+        (
+            ["pepper-9", "chili-5"],
+            {"type": "play", "card": "chili-5", "declare": {"spice": "chili", "number": 1}},
+        ),
+    ],
+)
+def test_timeout_for_a_leader_without_an_honest_card_plays_a_wild_or_any_card(hand, expected):
+    state = start([["wasabi-9", "wasabi-8"], hand], ["pepper-7", "wasabi-6"])
+    state = challenge(play(state, 0, "wasabi-9", "wasabi", 3), 1, "spice")  # seat 1 loses and must lead
+    assert state["current"] == 1 and state["must_lead"] is True
+    assert RULES.timeout_action(state, 1) == expected
+    assert expected in RULES.legal_actions(state, 1)
+
+
+def test_timeout_declines_a_last_card():
+    state = play(start([["chili-1"], ["wasabi-3"], ["pepper-2"]]), 0, "chili-1", "chili", 1)
+    assert RULES.timeout_action(state, 2) == {"type": "decline"}
+
+
+def test_timeout_is_only_for_awaited_seats():
+    state = play(start(HANDS), 0, "chili-7", "chili", 1)
+    with pytest.raises(IllegalAction):
+        RULES.timeout_action(state, 2)  # may challenge, but nobody waits for it
+
+
+def test_the_next_players_play_waits_for_the_grace_period_after_a_card_lands():
+    state = play(start(HANDS), 0, "chili-7", "chili", 1)
+    next_play = {"type": "play", "card": "chili-3", "declare": {"spice": "chili", "number": 3}}
+    assert RULES.action_delay_ms(state, 1, next_play) == 3000
+    assert RULES.action_delay_ms(state, 1, {"type": "pass"}) == 0  # a pass leaves the challenge window open
+    assert RULES.action_delay_ms(state, 1, {"type": "challenge", "trait": "spice"}) == 0
+    assert RULES.action_delay_ms(state, 2, {"type": "challenge", "trait": "spice"}) == 0
+    passed = step(state, 1, {"type": "pass"})
+    assert RULES.action_delay_ms(passed, 2, next_play) == 0
+    lost = challenge(state, 1, "number")
+    assert (
+        RULES.action_delay_ms(
+            lost, 0, {"type": "play", "card": "chili-1", "declare": {"spice": "chili", "number": 1}}
+        )
+        == 0
+    )
+
+
+def test_the_grace_period_follows_the_option_and_covers_passes_with_copy_cat():
+    state = play(start(HANDS, challengeGraceMs=1500, spiceItUp=["copy_cat"]), 0, "chili-7", "chili", 1)
+    assert RULES.action_delay_ms(state, 1, {"type": "pass"}) == 1500
+    assert RULES.action_delay_ms(state, 2, {"type": "copy", "card": "chili-2"}) == 0
+
+
+def test_the_grace_period_covers_the_move_that_closes_a_last_card_without_required_declines():
+    state = start([["chili-1"], ["wasabi-3"], ["pepper-2"]], lastCardDeclineRequired=False)
+    state = play(state, 0, "chili-1", "chili", 1)
+    assert RULES.action_delay_ms(state, 1, {"type": "pass"}) == 3000
+    assert RULES.action_delay_ms(state, 2, {"type": "decline"}) == 0
+
+
+# -- purity -------------------------------------------------------------------------------------------------------
+
+
+def test_apply_action_never_mutates_its_input_even_when_it_raises():
+    state = play(start(HANDS), 0, "chili-7", "chili", 1)
+    before = copy.deepcopy(state)
+    action = {"type": "play", "card": "pepper-10", "declare": {"spice": "wasabi", "number": 9}}
+    with pytest.raises(IllegalAction):
+        RULES.apply_action(state, 1, action)
+    RULES.apply_action(state, 2, {"type": "challenge", "trait": "number"})
+    RULES.view(state, 0)
+    RULES.determinize(state, 0, random.Random(0))
+    assert state == before
+
+
+def test_states_survive_a_json_round_trip_and_play_on_identically():
+    state = play(start(HANDS, spiceItUp=["copy_cat"]), 0, "chili-7", "chili", 1)
+    copy_of = json.loads(json.dumps(state))
+    action = {"type": "copy", "card": "pepper-1"}
+    assert RULES.apply_action(copy_of, 2, action) == RULES.apply_action(state, 2, action)
+
+
+def test_rules_import_nothing_but_the_standard_library_and_the_contract():
+    import ast
+    import pathlib
+    import sys
+
+    allowed = set(sys.stdlib_module_names) | {"games", "turnengine"}
+    for path in pathlib.Path(rules_module.__file__).parent.glob("*.py"):
+        if path.name == "apps.py":
+            continue
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            for name in names:
+                assert name.split(".")[0] in allowed, f"{path} imports {name}"
+                if name.startswith("turnengine"):
+                    assert name == "turnengine.plugin"

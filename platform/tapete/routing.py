@@ -1,11 +1,16 @@
 """Websocket URL routes."""
 
+from django.conf import settings
 from django.urls import path
 
 from lobby.consumers import LobbyConsumer
 from turnengine.consumers import MatchConsumer
+from turnengine.echo import EchoConsumer
 
 websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/match/<int:match_id>/", MatchConsumer.as_asgi()),
 ]
+
+if settings.TAPETE_BENCH_ECHO:
+    websocket_urlpatterns.append(path("ws/echo/", EchoConsumer.as_asgi()))

@@ -117,6 +117,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise expects it; collectstatic fills it for production
 STATICFILES_DIRS = [BASE_DIR / "static"]
 WHITENOISE_USE_FINDERS = True  # serve app static files without collectstatic on the embedded default
 
@@ -163,6 +164,7 @@ TAPETE_WS_MAX_FRAME_BYTES = 8 * 1024
 TAPETE_WS_RATE_PER_SECOND = 20
 TAPETE_WS_RATE_BURST = 40
 TAPETE_CHAT_MAX_LENGTH = 500
+TAPETE_BENCH_ECHO = env_flag("TAPETE_BENCH_ECHO", False)  # the echo baseline of bench/ws_load.py
 
 DEMO_ADMIN_USERNAME = "admin"
 DEMO_ADMIN_PASSWORD = os.environ.get("TAPETE_DEMO_ADMIN_PASSWORD", "tapete-admin")

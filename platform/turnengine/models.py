@@ -138,6 +138,9 @@ class MatchAction(AppendOnlyModel):
         ordering = ["match", "step"]
         constraints = [models.UniqueConstraint(fields=["match", "step"], name="one_action_per_step")]
 
+    def __str__(self) -> str:
+        return f"{self.match_id} step {self.step}: seat {self.seat} {self.action.get('type')}"
+
 
 class ChatMessage(AppendOnlyModel):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat", verbose_name=_("match"))
@@ -149,3 +152,6 @@ class ChatMessage(AppendOnlyModel):
         verbose_name = _("chat message")
         verbose_name_plural = _("chat messages")
         ordering = ["match", "created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.text[:40]}"

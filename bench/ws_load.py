@@ -1,0 +1,245 @@
+"""Websocket load: N concurrent 2-seat games over real sockets, against a bare echo on the same stack.
+
+Starts ``--processes`` daphne servers (or targets running ones with ``--target``), opens ``--games`` tables of
+``--game`` with two seats each, connects the two seats to different processes, and lets the seat to move play a
+random legal move about every ``--interval`` seconds. A move's round trip runs from sending the action until
+*every* seat has the new version's view. Then the same number of sockets ping a bare echo consumer at the same
+rate. Prints moves/s, p50/p95/p99 round trips, errors and the ratio to the echo.
+
+Embedded default (SQLite, in-memory layer: one process only)::
+
+    PYTHONPATH=platform:. .venv/bin/python bench/ws_load.py --processes 1 --games 50
+
+PostgreSQL + Redis, 2 ASGI processes (the issue's target: 500 games, p99 <= 50 ms, p50 <= 3x echo)::
+
+    export DATABASE_URL=postgres://postgres@127.0.0.1:5432/tapete_bench REDIS_URL=redis://127.0.0.1:6379/1
+    PYTHONPATH=platform:. .venv/bin/python bench/ws_load.py --processes 2 --games 500 --duration 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tapete.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+import websockets  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY  # noqa: E402
+from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+
+from accounts.models import User  # noqa: E402
+from lobby import services as lobby  # noqa: E402
+from tests.servers import daphne_servers  # noqa: E402
+
+GAME_OPTIONS = {"spicy": {"challengeGraceMs": 0}, "chinesecheckers": {"maxTurns": 10_000}}
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def create_tables(game: str, count: int) -> list[tuple[int, list[str]]]:
+    """``count`` started 2-seat tables: (match id, session keys of seats 0 and 1)."""
+    run = f"{int(time.time())}-{random.randrange(10**6)}"
+    tables = []
+    for index in range(count):
+        users = [User.objects.create_user(f"bench-{run}-{index}-{seat}") for seat in range(2)]
+        match = lobby.table_create(
+            user=users[0], game=game, num_players=2, options=GAME_OPTIONS.get(game, {}), ranked=False
+        )
+        lobby.table_join(user=users[1], match_id=match.pk)
+        lobby.table_start(user=users[0], match_id=match.pk)
+        tables.append((match.pk, [session_for(user) for user in users]))
+    return tables
+
+
+def session_for(user) -> str:
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    return session.session_key
+
+
+async def open_socket(address: str, path: str, session_key: str | None):
+    headers = {"Origin": f"http://{address}"}
+    if session_key:
+        headers["Cookie"] = f"{settings.SESSION_COOKIE_NAME}={session_key}"
+    return await websockets.connect(
+        f"ws://{address}{path}", additional_headers=headers, compression=None, max_queue=None
+    )
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.round_trips: list[float] = []
+        self.errors: dict[str, int] = {}
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+
+async def play_game(
+    match_id: int, keys: list[str], addresses: list[str], args, stats: Stats, stop: float
+) -> None:
+    sockets = [
+        await open_socket(addresses[seat % len(addresses)], f"/ws/match/{match_id}/", keys[seat])
+        for seat in range(2)
+    ]
+    latest: list[dict | None] = [None, None]
+    arrivals: dict[int, list[float]] = {}
+    changed = asyncio.Event()
+
+    async def listen(seat: int) -> None:
+        async for text in sockets[seat]:
+            frame = json.loads(text)
+            if frame["t"] == "view":
+                latest[seat] = frame
+                arrivals.setdefault(frame["v"], []).append(time.perf_counter())
+                changed.set()
+            elif frame["t"] == "error":
+                stats.error(frame["d"]["code"])
+
+    listeners = [asyncio.create_task(listen(seat)) for seat in range(2)]
+    rng = random.Random(match_id)
+    await asyncio.sleep(rng.uniform(0, args.interval))
+    try:
+        while time.perf_counter() < stop:
+            movers = [seat for seat in range(2) if latest[seat] and latest[seat]["d"]["legal"]]
+            if not movers:
+                if latest[0] and latest[0]["d"]["status"] != "active":
+                    break
+                changed.clear()
+                await asyncio.wait_for(changed.wait(), 10)
+                continue
+            seat = rng.choice(movers)
+            frame = latest[seat]
+            sent = time.perf_counter()
+            await sockets[seat].send(
+                json.dumps({"t": "act", "v": frame["v"], "d": rng.choice(frame["d"]["legal"])})
+            )
+            target = frame["v"] + 1
+            deadline = sent + 10
+            while len(arrivals.get(target, [])) < 2 and time.perf_counter() < deadline:
+                changed.clear()
+                await asyncio.wait_for(changed.wait(), max(0.01, deadline - time.perf_counter()))
+            if len(arrivals.get(target, [])) < 2:
+                stats.error("lost_move")
+            else:
+                stats.round_trips.append(max(arrivals[target][:2]) - sent)
+            await asyncio.sleep(
+                max(0.0, args.interval * rng.uniform(0.5, 1.5) - (time.perf_counter() - sent))
+            )
+    except (TimeoutError, websockets.ConnectionClosed) as error:
+        stats.error(type(error).__name__)
+    finally:
+        for task in listeners:
+            task.cancel()
+        for socket in sockets:
+            await socket.close()
+
+
+async def echo_client(address: str, key: str, args, stats: Stats, stop: float, seed: int) -> None:
+    socket = await open_socket(address, "/ws/echo/", key)
+    rng = random.Random(seed)
+    await asyncio.sleep(rng.uniform(0, args.interval))
+    try:
+        while time.perf_counter() < stop:
+            sent = time.perf_counter()
+            await socket.send('{"t":"ping","v":0,"d":{}}')
+            await asyncio.wait_for(socket.recv(), 10)
+            stats.round_trips.append(time.perf_counter() - sent)
+            await asyncio.sleep(
+                max(0.0, args.interval * rng.uniform(0.5, 1.5) - (time.perf_counter() - sent))
+            )
+    except (TimeoutError, websockets.ConnectionClosed) as error:
+        stats.error(type(error).__name__)
+    finally:
+        await socket.close()
+
+
+async def run(args, addresses: list[str], tables) -> tuple[Stats, Stats, float]:
+    moves = Stats()
+    stop = time.perf_counter() + args.duration
+    started = time.perf_counter()
+    await asyncio.gather(
+        *(play_game(match_id, keys, addresses, args, moves, stop) for match_id, keys in tables)
+    )
+    elapsed = time.perf_counter() - started
+    echo = Stats()
+    stop = time.perf_counter() + min(args.duration, 20)
+    await asyncio.gather(
+        *(
+            echo_client(addresses[index % len(addresses)], keys[index % 2], args, echo, stop, index)
+            for index, (_match, keys) in enumerate(tables * 2)
+        )
+    )
+    return moves, echo, elapsed
+
+
+def report(args, moves: Stats, echo: Stats, elapsed: float) -> None:
+    ms = [value * 1000 for value in moves.round_trips]
+    echo_ms = [value * 1000 for value in echo.round_trips]
+    backend = (
+        "PostgreSQL + Redis" if os.environ.get("DATABASE_URL") and settings.REDIS_URL else "embedded default"
+    )
+    print(
+        f"stack: {backend}, {args.processes} ASGI process(es), game {args.game}, {args.games} games, "
+        f"interval {args.interval}s"
+    )
+    print(f"moves: {len(ms)} in {elapsed:.1f}s = {len(ms) / elapsed:.1f} moves/s")
+    print(
+        f"move round trip ms: p50 {percentile(ms, 0.5):.1f}  p95 {percentile(ms, 0.95):.1f}  "
+        f"p99 {percentile(ms, 0.99):.1f}  mean {statistics.fmean(ms) if ms else float('nan'):.1f}"
+    )
+    print(
+        f"echo round trip ms: p50 {percentile(echo_ms, 0.5):.1f}  p95 {percentile(echo_ms, 0.95):.1f}  "
+        f"p99 {percentile(echo_ms, 0.99):.1f}"
+    )
+    print(f"ratio p50 move / p50 echo: {percentile(ms, 0.5) / percentile(echo_ms, 0.5):.2f}")
+    print(f"errors: {moves.errors or 'none'}; echo errors: {echo.errors or 'none'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="chinesecheckers")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--interval", type=float, default=2.0, help="seconds between a game's moves")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds of play")
+    parser.add_argument("--processes", type=int, default=2, help="daphne processes to start")
+    parser.add_argument("--target", help="comma-separated host:port of running servers (echo route enabled)")
+    args = parser.parse_args()
+    call_command("migrate", verbosity=0)
+    tables = create_tables(args.game, args.games)
+    if args.target:
+        addresses = args.target.split(",")
+        moves, echo, elapsed = asyncio.run(run(args, addresses, tables))
+    else:
+        env = {"TAPETE_BENCH_ECHO": "1", "DJANGO_DEBUG": "false"}
+        with daphne_servers(args.processes, env) as ports:
+            addresses = [f"127.0.0.1:{port}" for port in ports]
+            moves, echo, elapsed = asyncio.run(run(args, addresses, tables))
+    report(args, moves, echo, elapsed)
+
+
+if __name__ == "__main__":
+    main()

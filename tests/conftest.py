@@ -1,0 +1,68 @@
+"""Shared fixtures: users, tables of each game, and helpers to play them through the engine's services."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from lobby import services as lobby
+from turnengine import services
+from turnengine.models import Match
+
+PASSWORD = "correct-horse-battery-42"
+GAME_KEYS = ["perudo", "spicy", "chinesecheckers"]
+# Options that keep engine tests quick: no challenge grace period (tested on its own), short Chinese Checkers games.
+FAST_OPTIONS = {"perudo": {}, "spicy": {"challengeGraceMs": 0}, "chinesecheckers": {"maxTurns": 40}}
+_usernames = itertools.count(1)
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    def make(username: str | None = None):
+        name = username or f"player{next(_usernames)}"
+        return django_user_model.objects.create_user(
+            username=name, email=f"{name}@example.org", password=PASSWORD
+        )
+
+    return make
+
+
+@pytest.fixture
+def start_table(make_user):
+    """Open a table of ``game`` for ``num_players`` new users, seat them all and start it."""
+
+    def start(game: str, num_players: int = 2, options: dict | None = None, ranked: bool = False):
+        users = [make_user() for _ in range(num_players)]
+        match = lobby.table_create(
+            user=users[0], game=game, num_players=num_players, options=options or {}, ranked=ranked
+        )
+        for user in users[1:]:
+            lobby.table_join(user=user, match_id=match.pk)
+        lobby.table_start(user=users[0], match_id=match.pk)
+        match.refresh_from_db()
+        return match, users
+
+    return start
+
+
+def play_one_random_action(match: Match, users: list, rng: random.Random) -> services.Update:
+    """Let a random seat that may act play a random legal action through the service."""
+    rules = match.rules
+    seat = rng.choice(sorted(rules.to_act(match.state)))
+    action = rng.choice(rules.legal_actions(match.state, seat))
+    update = services.match_apply_action(
+        match_id=match.pk, user=users[seat], expected_version=match.version, action=action
+    )
+    match.refresh_from_db()
+    return update
+
+
+def play_to_the_end(match: Match, users: list, seed: int = 0, max_steps: int = 5000) -> Match:
+    rng = random.Random(seed)
+    for _ in range(max_steps):
+        if match.status != Match.Status.ACTIVE:
+            return match
+        play_one_random_action(match, users, rng)
+    raise AssertionError("the match did not end")

@@ -1,0 +1,87 @@
+"""Two ASGI server processes sharing the Redis channel layer and PostgreSQL: a move made through one reaches a
+player connected to the other."""
+
+import asyncio
+import json
+import os
+import time
+
+import pytest
+import websockets
+from django.conf import settings
+from django.db import connection
+
+from tests.servers import daphne_servers
+from tests.turnengine.wsclient import make_session_key
+
+needs_services = pytest.mark.skipif(
+    not (settings.REDIS_URL and connection.vendor == "postgresql"),
+    reason="needs REDIS_URL and a PostgreSQL DATABASE_URL (CI sets both)",
+)
+pytestmark = [
+    pytest.mark.redis,
+    pytest.mark.postgres,
+    needs_services,
+    pytest.mark.django_db(transaction=True),
+]
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
+async def _open(port: int, match_id: int, key: str):
+    return await websockets.connect(
+        f"ws://127.0.0.1:{port}/ws/match/{match_id}/",
+        additional_headers={
+            "Cookie": f"{settings.SESSION_COOKIE_NAME}={key}",
+            "Origin": f"http://127.0.0.1:{port}",
+        },
+        compression=None,
+    )
+
+
+async def _next_view(socket) -> dict:
+    while True:
+        frame = json.loads(await asyncio.wait_for(socket.recv(), 10))
+        if frame["t"] == "view":
+            return frame
+
+
+def test_a_move_through_one_process_reaches_a_player_on_the_other(start_table):
+    match, users = start_table("chinesecheckers", 2)
+    keys = [make_session_key(user) for user in users]
+    env = {"DATABASE_URL": _database_url(), "REDIS_URL": os.environ["REDIS_URL"], "DJANGO_DEBUG": "false"}
+
+    async def play(ports):
+        mover_seat = min(match.rules.to_act(match.state))
+        watcher_seat = 1 - mover_seat
+        mover = await _open(ports[0], match.pk, keys[mover_seat])
+        watcher = await _open(ports[1], match.pk, keys[watcher_seat])
+        snapshot = await _next_view(mover)
+        await _next_view(watcher)
+        move = snapshot["d"]["legal"][0]
+        await mover.send(json.dumps({"t": "act", "v": snapshot["v"], "d": move}))
+        frame = await _next_view(watcher)
+        assert frame["v"] == snapshot["v"] + 1
+        assert frame["d"]["legal"], "the other player is now to move"
+        await mover.close()
+        await watcher.close()
+
+    with daphne_servers(2, env) as ports:
+        asyncio.run(play(ports))
+    _wait_for_other_sessions_to_close()
+
+
+def _wait_for_other_sessions_to_close(timeout: float = 10) -> None:
+    """The servers' database sessions end a moment after the processes: wait, so the test database can be dropped."""
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.05)

@@ -46,7 +46,7 @@ from accounts.models import User  # noqa: E402
 from lobby import services as lobby  # noqa: E402
 from tests.servers import daphne_servers  # noqa: E402
 
-GAME_OPTIONS = {"spicy": {"challengeGraceMs": 0}, "chinesecheckers": {"maxTurns": 10_000}}
+GAME_OPTIONS = {"spicy": {"challengeGraceMs": 0}, "chinesecheckers": {"maxTurns": 1000}}
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -98,8 +98,22 @@ class Stats:
         self.errors[code] = self.errors.get(code, 0) + 1
 
 
+class Clock:
+    """Every game connects first; the measured play starts together once all are ready."""
+
+    def __init__(self, games: int) -> None:
+        self.waiting = games
+        self.all_ready = asyncio.Event()
+        self.stop = float("inf")
+
+    def ready(self) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.all_ready.set()
+
+
 async def play_game(
-    match_id: int, keys: list[str], addresses: list[str], args, stats: Stats, stop: float
+    match_id: int, keys: list[str], addresses: list[str], args, stats: Stats, clock: Clock
 ) -> None:
     sockets = [
         await open_socket(addresses[seat % len(addresses)], f"/ws/match/{match_id}/", keys[seat])
@@ -121,9 +135,14 @@ async def play_game(
 
     listeners = [asyncio.create_task(listen(seat)) for seat in range(2)]
     rng = random.Random(match_id)
+    while latest[0] is None or latest[1] is None:
+        changed.clear()
+        await asyncio.wait_for(changed.wait(), 60)
+    clock.ready()
+    await clock.all_ready.wait()
     await asyncio.sleep(rng.uniform(0, args.interval))
     try:
-        while time.perf_counter() < stop:
+        while time.perf_counter() < clock.stop:
             movers = [seat for seat in range(2) if latest[seat] and latest[seat]["d"]["legal"]]
             if not movers:
                 if latest[0] and latest[0]["d"]["status"] != "active":
@@ -179,11 +198,14 @@ async def echo_client(address: str, key: str, args, stats: Stats, stop: float, s
 
 async def run(args, addresses: list[str], tables) -> tuple[Stats, Stats, float]:
     moves = Stats()
-    stop = time.perf_counter() + args.duration
+    clock = Clock(len(tables))
+    games = [
+        asyncio.create_task(play_game(match_id, keys, addresses, args, moves, clock)) for match_id, keys in tables
+    ]
+    await clock.all_ready.wait()
     started = time.perf_counter()
-    await asyncio.gather(
-        *(play_game(match_id, keys, addresses, args, moves, stop) for match_id, keys in tables)
-    )
+    clock.stop = started + args.duration
+    await asyncio.gather(*games)
     elapsed = time.perf_counter() - started
     echo = Stats()
     stop = time.perf_counter() + min(args.duration, 20)

@@ -14,7 +14,7 @@ from turnengine.models import Match
 PASSWORD = "correct-horse-battery-42"
 GAME_KEYS = ["perudo", "spicy", "chinesecheckers"]
 # Options that keep engine tests quick: no challenge grace period (tested on its own), short Chinese Checkers games.
-FAST_OPTIONS = {"perudo": {}, "spicy": {"challengeGraceMs": 0}, "chinesecheckers": {"maxTurns": 40}}
+FAST_OPTIONS = {"perudo": {}, "spicy": {"challengeGraceMs": 0}, "chinesecheckers": {"maxTurns": 15}}
 _usernames = itertools.count(1)
 
 

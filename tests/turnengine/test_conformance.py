@@ -11,7 +11,7 @@ GAMES = registry.discover()
 
 # Per game: (fast playouts, deep playouts). Deep playouts apply every legal action and check hidden information at
 # every step; fast ones check the cheap promises. Together: thousands of games per title.
-BUDGET = {"perudo": (1500, 40), "spicy": (1000, 25), "chinesecheckers": (300, 6)}
+BUDGET = {"perudo": (1500, 60), "spicy": (1000, 40), "chinesecheckers": (60, 6)}
 
 
 def _setups(rules, seed, count):

@@ -10,7 +10,9 @@ Cube = tuple[int, int, int]
 
 def new_game(num_players: int = 2, **options) -> dict:
     """A fresh game where seat 0 starts (no chance step)."""
-    return RULES.initial_state(RULES.normalize_options({"firstPlayer": "seat0", **options}, num_players), num_players)
+    return RULES.initial_state(
+        RULES.normalize_options({"firstPlayer": "seat0", **options}, num_players), num_players
+    )
 
 
 def position(marbles: dict[int, list[Cube]], num_players: int = 2, turn: int = 0, **options) -> dict:
@@ -22,7 +24,9 @@ def position(marbles: dict[int, list[Cube]], num_players: int = 2, turn: int = 0
     return {**new_game(num_players, **options), "board": "".join(holes), "turn": turn}
 
 
-def with_marbles(state: dict, moves: dict[Cube, Cube | None], additions: dict[Cube, int] | None = None) -> dict:
+def with_marbles(
+    state: dict, moves: dict[Cube, Cube | None], additions: dict[Cube, int] | None = None
+) -> dict:
     """``state`` with marbles moved (``{from: to}``, ``to`` None removes) and ``additions`` ({cube: seat}) put."""
     holes = list(state["board"])
     for origin, destination in moves.items():
@@ -43,7 +47,9 @@ def destinations(state: dict, cube: Cube) -> set[Cube]:
 
 
 def move(state: dict, origin: Cube, destination: Cube) -> tuple[dict, list[dict]]:
-    return RULES.apply_action(state, state["turn"], {"type": "move", "from": list(origin), "to": list(destination)})
+    return RULES.apply_action(
+        state, state["turn"], {"type": "move", "from": list(origin), "to": list(destination)}
+    )
 
 
 def cubes_of_point(point: int) -> list[Cube]:

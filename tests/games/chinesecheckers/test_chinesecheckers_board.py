@@ -36,10 +36,7 @@ def test_each_point_has_rows_of_one_two_three_and_four_holes():
 
 def test_the_on_board_predicate_is_the_union_of_two_triangles():
     inside = {
-        (x, y, -x - y)
-        for x in range(-12, 13)
-        for y in range(-12, 13)
-        if geometry.on_board((x, y, -x - y))
+        (x, y, -x - y) for x in range(-12, 13) for y in range(-12, 13) if geometry.on_board((x, y, -x - y))
     }
     assert inside == set(geometry.CELLS)
     assert not geometry.on_board((1, 1, 1))  # not a cube coordinate
@@ -62,7 +59,9 @@ def test_neighbours_are_symmetric_and_jumps_go_over_a_neighbour():
 
 def test_stop_cells_are_the_hexagon_the_start_and_the_target():
     for point in range(6):
-        expected = geometry.HEXAGON_CELLS | geometry.POINT_CELLS[point] | geometry.POINT_CELLS[(point + 3) % 6]
+        expected = (
+            geometry.HEXAGON_CELLS | geometry.POINT_CELLS[point] | geometry.POINT_CELLS[(point + 3) % 6]
+        )
         assert geometry.STOP_CELLS[point] == expected
         assert len(expected) == 81
 

@@ -55,7 +55,9 @@ def test_a_chain_of_hops_may_change_direction_and_stop_at_any_landing():
     reachable = destinations(state, CENTRE)
     assert {first, second} <= reachable
     view = RULES.view(state, 0)
-    paths = {tuple(m["to"]): [tuple(c) for c in m["path"]] for m in view["moves"] if tuple(m["from"]) == CENTRE}
+    paths = {
+        tuple(m["to"]): [tuple(c) for c in m["path"]] for m in view["moves"] if tuple(m["from"]) == CENTRE
+    }
     assert paths[second] == [first, second]
     assert paths[first] == [first]
     assert paths[add(CENTRE, N)] == [add(CENTRE, N)]  # a step's path is just its destination

@@ -115,10 +115,7 @@ class Clock:
 async def play_game(
     match_id: int, keys: list[str], addresses: list[str], args, stats: Stats, clock: Clock
 ) -> None:
-    sockets = [
-        await open_socket(addresses[seat % len(addresses)], f"/ws/match/{match_id}/", keys[seat])
-        for seat in range(2)
-    ]
+    sockets: list = []
     latest: list[dict | None] = [None, None]
     arrivals: dict[int, list[float]] = {}
     changed = asyncio.Event()
@@ -133,15 +130,22 @@ async def play_game(
             elif frame["t"] == "error":
                 stats.error(frame["d"]["code"])
 
-    listeners = [asyncio.create_task(listen(seat)) for seat in range(2)]
+    listeners = []
     rng = random.Random(match_id)
-    while latest[0] is None or latest[1] is None:
-        changed.clear()
-        await asyncio.wait_for(changed.wait(), 60)
-    clock.ready()
-    await clock.all_ready.wait()
-    await asyncio.sleep(rng.uniform(0, args.interval))
     try:
+        try:
+            for seat in range(2):
+                sockets.append(
+                    await open_socket(addresses[seat % len(addresses)], f"/ws/match/{match_id}/", keys[seat])
+                )
+            listeners = [asyncio.create_task(listen(seat)) for seat in range(2)]
+            while latest[0] is None or latest[1] is None:
+                changed.clear()
+                await asyncio.wait_for(changed.wait(), 60)
+        finally:
+            clock.ready()
+        await clock.all_ready.wait()
+        await asyncio.sleep(rng.uniform(0, args.interval))
         while time.perf_counter() < clock.stop:
             movers = [seat for seat in range(2) if latest[seat] and latest[seat]["d"]["legal"]]
             if not movers:
@@ -168,7 +172,7 @@ async def play_game(
             await asyncio.sleep(
                 max(0.0, args.interval * rng.uniform(0.5, 1.5) - (time.perf_counter() - sent))
             )
-    except (TimeoutError, websockets.ConnectionClosed) as error:
+    except (OSError, TimeoutError, websockets.WebSocketException) as error:
         stats.error(type(error).__name__)
     finally:
         for task in listeners:
@@ -200,9 +204,11 @@ async def run(args, addresses: list[str], tables) -> tuple[Stats, Stats, float]:
     moves = Stats()
     clock = Clock(len(tables))
     games = [
-        asyncio.create_task(play_game(match_id, keys, addresses, args, moves, clock)) for match_id, keys in tables
+        asyncio.create_task(play_game(match_id, keys, addresses, args, moves, clock))
+        for match_id, keys in tables
     ]
     await clock.all_ready.wait()
+    print(f"{len(tables)} games connected, playing for {args.duration}s", file=sys.stderr)
     started = time.perf_counter()
     clock.stop = started + args.duration
     await asyncio.gather(*games)
@@ -252,6 +258,7 @@ def main() -> None:
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
     tables = create_tables(args.game, args.games)
+    print(f"{len(tables)} tables created", file=sys.stderr)
     if args.target:
         addresses = args.target.split(",")
         moves, echo, elapsed = asyncio.run(run(args, addresses, tables))

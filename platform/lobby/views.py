@@ -7,7 +7,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from lobby import selectors, services
@@ -17,6 +16,7 @@ from lobby.notify import lobby_changed
 from turnengine import registry
 from turnengine.broadcast import broadcast_sync
 from turnengine.models import Match
+from turnengine.views import board_templates
 
 
 def _rules_or_404(game: str):
@@ -88,14 +88,7 @@ def table(request, match_id: int):
         "free_seats": [i for i in range(match.num_players) if i not in {seat.index for seat in seats}],
         "my_seat": my_seat,
         "invite_url": request.build_absolute_uri(reverse("lobby:invite", args=[match.invite_token])),
-        "strings": {
-            "online": gettext("online"),
-            "offline": gettext("offline"),
-            "toAct": gettext("to act"),
-            "finished": gettext("Game over."),
-            "spectating": gettext("You are watching this table."),
-            "reconnecting": gettext("Connection lost, reconnecting…"),
-        },
+        **board_templates(match.game),
     }
     template = "lobby/waiting.html" if match.status == Match.Status.OPEN else "turnengine/table.html"
     return render(request, template, context)

@@ -78,19 +78,22 @@ TEMPLATES = [
     },
 ]
 
+SQLITE_OPTIONS = {
+    # Writers take the lock when the transaction begins, so two moves queue rather than deadlock.
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
 if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        DATABASES["default"].update(CONN_MAX_AGE=0, OPTIONS=SQLITE_OPTIONS)
 else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "tapete.sqlite3",
-            "OPTIONS": {
-                # Writers take the lock when the transaction begins, so two moves queue rather than deadlock.
-                "transaction_mode": "IMMEDIATE",
-                "timeout": 20,
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-            },
+            "OPTIONS": SQLITE_OPTIONS,
             "TEST": {"NAME": VAR_DIR / "test.sqlite3"},
         }
     }

@@ -1,16 +1,71 @@
-"""Public, read-only match data: the full action log of a finished match, with its published seed, so anyone can
-re-derive every roll and shuffle and replay the game."""
+"""Read-only match pages and data: the replay page and its steps, and the published action log of a finished match
+(with its seed, so anyone can re-derive every roll and shuffle)."""
 
-from django.http import Http404, JsonResponse
-from django.shortcuts import get_object_or_404
+import json
+
+from django.http import Http404, HttpResponseForbidden, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import select_template
+from django.utils.translation import gettext as _
 
 from turnengine.models import Match
+from turnengine.replays import replay_frame, replay_seats
+from turnengine.services import seats_public
+
+
+def board_templates(game: str) -> dict:
+    """The game's own board assets, or the generic ones."""
+    return {
+        "board_head": select_template([f"{game}/board_head.html", "turnengine/board/head.html"]),
+        "board_scripts": select_template([f"{game}/board_scripts.html", "turnengine/board/scripts.html"]),
+    }
+
+
+def _replayable(match_id: int) -> Match:
+    match = get_object_or_404(Match, pk=match_id)
+    if match.status == Match.Status.OPEN or match.version == 0:
+        raise Http404(_("This table has not started."))
+    return match
+
+
+def replay(request, match_id: int):
+    match = _replayable(match_id)
+    seats = replay_seats(match=match, user=request.user)
+    players = seats_public(match)
+    names = {player["seat"]: player["username"] for player in players}
+    choices = [("" if seat is None else str(seat), _("Spectator") if seat is None else names[seat]) for seat in seats]
+    own = next((seat for seat in seats if seat is not None and names.get(seat) == request.user.get_username()), None)
+    seat = own if own is not None else seats[0]
+    return render(
+        request,
+        "turnengine/replay.html",
+        {
+            "match": match,
+            "rules": match.rules,
+            "total": match.version,
+            "seat": seat,
+            "seat_value": "" if seat is None else str(seat),
+            "seat_choices": choices if len(choices) > 1 else [],
+            "players_json": json.dumps(players),
+            **board_templates(match.game),
+        },
+    )
+
+
+def replay_data(request, match_id: int):
+    match = _replayable(match_id)
+    raw_seat, raw_step = request.GET.get("seat", ""), request.GET.get("step", "")
+    seat = int(raw_seat) if raw_seat.isdigit() else None
+    if seat not in replay_seats(match=match, user=request.user):
+        return HttpResponseForbidden(_("You may not see this seat's view."))
+    version = int(raw_step) if raw_step.isdigit() else match.version
+    return JsonResponse(replay_frame(match=match, seat=seat, version=version))
 
 
 def match_log(request, match_id: int):
     match = get_object_or_404(Match, pk=match_id)
     if not match.seed_is_public:
-        raise Http404("The log is published when the match ends.")
+        raise Http404(_("The log is published when the match ends."))
     actions = match.actions.order_by("step").values("step", "seat", "action")
     return JsonResponse(
         {

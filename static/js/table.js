@@ -1,129 +1,249 @@
-// The plain table client: renders the view the server sends for this seat and sends the actions it offers.
-// Protocol: docs/protocol.md. Game-specific pages (games/<g>/static) build on the same frames.
+// The shared table frame: connection, players, game log, chat, result screen and replay stepping.
+// Each game registers a renderer that draws its board from the seat's view (docs/protocol.md):
+//
+//   Tapete.registerGame("perudo", {
+//     render(board, data, ctx),   // draw data.view / data.legal into the board element; ctx.act(action) sends
+//     describe(event, ctx),       // one log line in words for an event (or null to skip it)
+//     animate(events, data, ctx), // optional: play the new events (a reveal, a hop path) after render
+//   });
+//
+// ctx: {seat, live, act(action), name(seat), players, gettext, interpolate}. Strings go through Django's
+// JavaScript catalogue (gettext), so the games speak the player's language.
 (function () {
-  const root = document.getElementById("table");
-  if (!root) return;
-  const strings = JSON.parse(document.getElementById("table-strings").textContent);
-  const $ = (id) => document.getElementById(id);
-  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  let socket = null;
-  let version = null;
-  let players = [];
-  let retry = 500;
+  "use strict";
+  const renderers = {};
+  const _ = window.gettext || ((text) => text);
+  const fmt = window.interpolate || ((text, values) => text);
 
-  function describe(action) {
-    const parts = Object.entries(action).map(([key, value]) =>
-      key === "type" ? value : `${key}: ${typeof value === "object" ? JSON.stringify(value) : value}`);
-    return parts.join(" · ");
-  }
-
-  function send(kind, data) {
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ t: kind, v: version, d: data }));
-  }
-
-  function renderPlayers(toAct) {
-    const list = $("players");
-    list.replaceChildren(...players.map((player) => {
-      const item = document.createElement("li");
-      item.className = `player ${player.online ? "online" : "offline"}${toAct.includes(player.seat) ? " to-act" : ""}`;
-      const presence = document.createElement("span");
-      presence.className = "presence";
-      presence.setAttribute("aria-label", player.online ? strings.online : strings.offline);
-      item.append(presence, `${player.username}`);
-      if (toAct.includes(player.seat)) item.append(` · ${strings.toAct}`);
-      return item;
-    }));
-  }
-
-  function renderView(data) {
-    const view = data.view || {};
-    $("view").textContent = JSON.stringify(view, null, 2);
-    $("seed-hash").textContent = data.seed_hash;
-    if (data.seed) { $("seed").textContent = data.seed; $("seed-line").hidden = false; }
-    const toAct = view.to_act || [];
-    renderPlayers(toAct);
-    const actions = $("actions");
-    actions.replaceChildren(...(data.legal || []).map((action) => {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = describe(action);
-      button.addEventListener("click", () => { $("error").textContent = ""; send("act", action); });
-      return button;
-    }));
-    if (data.status === "finished" && data.result) {
-      const names = data.result.ranking.map((group, rank) =>
-        `${rank + 1}. ${group.map((seat) => (players[seat] || {}).username).join(", ")}`);
-      $("status").textContent = `${strings.finished} ${names.join(" · ")}`;
-    } else {
-      $("status").textContent = data.seat === null ? strings.spectating : "";
+  function el(tag, attributes, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attributes || {})) {
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value);
     }
+    for (const child of children) if (child !== null && child !== undefined) node.append(child);
+    return node;
   }
 
-  function appendLog(events) {
-    const log = $("log");
-    for (const event of events) {
-      const item = document.createElement("li");
-      item.textContent = describe(event);
-      log.append(item);
+  function fallbackDescribe(event) {
+    return Object.entries(event).map(([key, value]) =>
+      key === "type" ? value : `${key}: ${typeof value === "object" ? JSON.stringify(value) : value}`).join(" · ");
+  }
+
+  class Table {
+    constructor(root) {
+      this.root = root;
+      this.game = root.dataset.game;
+      this.renderer = renderers[this.game] || null;
+      this.live = root.dataset.mode !== "replay";
+      this.players = [];
+      this.version = null;
+      this.socket = null;
+      this.retry = 500;
+      this.data = null;
+      this.board = root.querySelector("[data-board]");
+      this.ctx = {
+        seat: root.dataset.seat === "" ? null : Number(root.dataset.seat),
+        live: this.live,
+        act: (action) => this.act(action),
+        name: (seat) => this.name(seat),
+        players: () => this.players,
+        el, gettext: _, interpolate: fmt,
+      };
     }
-    log.scrollTop = log.scrollHeight;
-  }
 
-  function appendChat(line) {
-    const item = document.createElement("li");
-    const author = document.createElement("strong");
-    author.textContent = `${line.user}: `;
-    item.append(author, line.text);  // text nodes: chat is never interpreted as HTML
-    $("chat").append(item);
-    $("chat").scrollTop = $("chat").scrollHeight;
-  }
+    name(seat) {
+      const player = this.players.find((p) => p.seat === seat);
+      return player ? player.username : fmt(_("Seat %s"), [seat + 1]);
+    }
 
-  function onFrame(frame) {
-    if (frame.t === "view") {
-      if (frame.d.snapshot) {
-        players = frame.d.players || [];
-        $("log").replaceChildren();
-        $("chat").replaceChildren();
-        (frame.d.chat || []).forEach(appendChat);
-      } else if (version !== null && frame.v !== version + 1) {
-        send("sync", {});  // a gap: ask for a fresh snapshot
-        return;
+    act(action) {
+      if (!this.live || !this.socket || this.socket.readyState !== WebSocket.OPEN) return;
+      this.showError("");
+      this.socket.send(JSON.stringify({ t: "act", v: this.version, d: action }));
+    }
+
+    send(kind, data) {
+      if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+        this.socket.send(JSON.stringify({ t: kind, v: this.version, d: data }));
       }
-      version = frame.v;
-      appendLog(frame.d.events || []);
-      renderView(frame.d);
-    } else if (frame.t === "presence") {
-      players = frame.d.players;
-      renderPlayers([]);
-    } else if (frame.t === "chat") {
-      appendChat(frame.d);
-    } else if (frame.t === "error") {
-      $("error").textContent = frame.d.message;
-      if (frame.d.code === "stale") send("sync", {});
-    } else if (frame.t === "lobby") {
-      send("sync", {});
+    }
+
+    showError(message) { const box = this.root.querySelector("[data-error]"); if (box) box.textContent = message; }
+
+    renderPlayers() {
+      const list = this.root.querySelector("[data-players]");
+      if (!list) return;
+      const view = (this.data && this.data.view) || {};
+      const toAct = view.awaited || view.to_act || [];
+      list.replaceChildren(...this.players.map((player) => {
+        const acting = toAct.includes(player.seat);
+        const label = [player.username, player.seat === this.ctx.seat ? _("you") : null,
+          player.online ? _("online") : _("offline"), acting ? _("to play") : null].filter(Boolean).join(", ");
+        return el("li", {
+          class: `player seat-${player.seat} ${player.online ? "online" : "offline"}${acting ? " to-act" : ""}`,
+          "aria-label": label, "data-seat": player.seat,
+        }, el("span", { class: "presence", "aria-hidden": "true" }),
+        el("span", { class: "player-name", text: player.username }),
+        player.seat === this.ctx.seat ? el("span", { class: "you", text: ` (${_("you")})` }) : null,
+        acting ? el("span", { class: "turn-badge", text: _("to play") }) : null);
+      }));
+    }
+
+    appendLog(events, reset) {
+      const log = this.root.querySelector("[data-log]");
+      if (!log) return;
+      if (reset) log.replaceChildren();
+      for (const event of events) {
+        const line = this.renderer ? this.renderer.describe(event, this.ctx) : fallbackDescribe(event);
+        if (line) log.append(el("li", { text: line }));
+      }
+      log.scrollTop = log.scrollHeight;
+    }
+
+    appendChat(line) {
+      const chat = this.root.querySelector("[data-chat]");
+      if (!chat) return;
+      // Text nodes only: a chat line is never interpreted as HTML.
+      chat.append(el("li", {}, el("strong", { text: `${line.user}: ` }), line.text));
+      chat.scrollTop = chat.scrollHeight;
+    }
+
+    renderResult() {
+      const box = this.root.querySelector("[data-result]");
+      if (!box) return;
+      const data = this.data;
+      if (!data || data.status !== "finished" || !data.result) { box.hidden = true; return; }
+      const scores = data.result.scores || {};
+      box.replaceChildren(
+        el("h2", { text: _("Game over") }),
+        el("ol", { class: "ranking" }, ...data.result.ranking.map((group) => el("li", {},
+          group.map((seat) => this.name(seat) + (seats(scores, seat))).join(", ")))),
+        this.root.dataset.replayUrl ? el("a", { class: "button secondary", href: this.root.dataset.replayUrl,
+          text: _("Watch the replay") }) : null,
+      );
+      box.hidden = false;
+      function seats(table, seat) { return table[seat] !== undefined ? ` (${table[seat]})` : ""; }
+    }
+
+    renderFairness() {
+      const hash = this.root.querySelector("[data-seed-hash]");
+      if (hash && this.data) hash.textContent = this.data.seed_hash;
+      const seed = this.root.querySelector("[data-seed]");
+      if (seed && this.data && this.data.seed) { seed.textContent = this.data.seed; seed.closest("[hidden]")?.removeAttribute("hidden"); }
+    }
+
+    render(newEvents) {
+      const data = this.data;
+      if (this.renderer) {
+        this.renderer.render(this.board, data, this.ctx);
+        if (newEvents.length && this.renderer.animate) this.renderer.animate(newEvents, data, this.ctx);
+      } else {
+        this.board.replaceChildren(el("pre", { class: "state-view", text: JSON.stringify(data.view, null, 2) }),
+          el("div", { class: "actions" }, ...(data.legal || []).map((action) =>
+            el("button", { type: "button", text: fallbackDescribe(action), onclick: () => this.act(action) }))));
+      }
+      this.renderPlayers();
+      this.renderResult();
+      this.renderFairness();
+    }
+
+    onFrame(frame) {
+      if (frame.t === "view") {
+        if (frame.d.snapshot) {
+          this.players = frame.d.players || this.players;
+          this.root.querySelector("[data-chat]")?.replaceChildren();
+          (frame.d.chat || []).forEach((line) => this.appendChat(line));
+        } else if (this.version !== null && frame.v !== this.version + 1) {
+          this.send("sync", {});  // we missed a version: ask for a fresh snapshot
+          return;
+        }
+        this.version = frame.v;
+        this.data = frame.d;
+        this.appendLog(frame.d.events || [], Boolean(frame.d.snapshot));
+        this.render(frame.d.snapshot ? [] : frame.d.events || []);
+      } else if (frame.t === "presence") {
+        this.players = frame.d.players;
+        this.renderPlayers();
+      } else if (frame.t === "chat") {
+        this.appendChat(frame.d);
+      } else if (frame.t === "error") {
+        this.showError(frame.d.message);
+        if (frame.d.code === "stale") this.send("sync", {});
+      } else if (frame.t === "lobby") {
+        this.send("sync", {});
+      }
+    }
+
+    connect() {
+      const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+      this.socket = new WebSocket(scheme + location.host + this.root.dataset.ws);
+      this.socket.addEventListener("open", () => { this.retry = 500; this.showError(""); });
+      this.socket.addEventListener("message", (message) => this.onFrame(JSON.parse(message.data)));
+      this.socket.addEventListener("close", () => {
+        this.showError(_("Connection lost, reconnecting…"));
+        setTimeout(() => this.connect(), this.retry);
+        this.retry = Math.min(this.retry * 2, 10000);
+      });
+      const form = this.root.querySelector("[data-chat-form]");
+      if (form && !form.dataset.bound) {
+        form.dataset.bound = "1";
+        form.addEventListener("submit", (event) => {
+          event.preventDefault();
+          const input = form.querySelector("input");
+          if (input.value.trim()) this.send("chat", { text: input.value });
+          input.value = "";
+        });
+      }
+    }
+
+    // Replay: fetch the view of one step for the chosen seat and render it with the same renderer.
+    startReplay() {
+      this.players = JSON.parse(this.root.dataset.players || "[]");
+      const slider = this.root.querySelector("[data-step]");
+      const seatPicker = this.root.querySelector("[data-replay-seat]");
+      const label = this.root.querySelector("[data-step-label]");
+      const load = () => {
+        const step = Number(slider.value);
+        const seat = seatPicker ? seatPicker.value : "";
+        fetch(`${this.root.dataset.replayData}?step=${step}&seat=${seat}`)
+          .then((response) => response.json())
+          .then((data) => {
+            this.ctx.seat = data.seat;
+            this.data = data;
+            label.textContent = fmt(_("Step %s of %s"), [data.step, data.total]);
+            slider.max = data.total;
+            this.appendLog(data.events, true);
+            this.render(data.new_events || []);
+          });
+      };
+      const move = (delta) => { slider.value = Math.max(0, Math.min(Number(slider.max), Number(slider.value) + delta)); load(); };
+      this.root.querySelector("[data-prev]").addEventListener("click", () => move(-1));
+      this.root.querySelector("[data-next]").addEventListener("click", () => move(1));
+      this.root.querySelector("[data-first]").addEventListener("click", () => move(-1e9));
+      this.root.querySelector("[data-last]").addEventListener("click", () => move(1e9));
+      slider.addEventListener("input", load);
+      if (seatPicker) seatPicker.addEventListener("change", load);
+      document.addEventListener("keydown", (event) => {
+        if (event.target.closest("input, select, textarea")) return;
+        if (event.key === "ArrowLeft") move(-1);
+        if (event.key === "ArrowRight") move(1);
+      });
+      load();
     }
   }
 
-  function connect() {
-    socket = new WebSocket(scheme + location.host + root.dataset.ws);
-    socket.addEventListener("open", () => { retry = 500; $("error").textContent = ""; });
-    socket.addEventListener("message", (message) => onFrame(JSON.parse(message.data)));
-    socket.addEventListener("close", () => {
-      $("error").textContent = strings.reconnecting;
-      setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 10000);
-    });
-  }
-
-  const chatForm = $("chat-form");
-  if (chatForm) {
-    chatForm.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const input = $("chat-text");
-      if (input.value.trim()) send("chat", { text: input.value });
-      input.value = "";
-    });
-  }
-  connect();
+  window.Tapete = {
+    registerGame(key, renderer) { renderers[key] = renderer; },
+    el,
+    start() {
+      document.querySelectorAll("[data-table]").forEach((root) => {
+        const table = new Table(root);
+        if (table.live) table.connect(); else table.startReplay();
+      });
+    },
+  };
+  document.addEventListener("DOMContentLoaded", () => window.Tapete.start());
 })();

@@ -38,13 +38,12 @@ django.setup()
 
 import websockets  # noqa: E402
 from django.conf import settings  # noqa: E402
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY  # noqa: E402
-from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from lobby import services as lobby  # noqa: E402
 from tests.servers import daphne_servers  # noqa: E402
+from tests.turnengine.wsclient import make_session_key  # noqa: E402
 
 GAME_OPTIONS = {"spicy": {"challengeGraceMs": 0}, "chinesecheckers": {"maxTurns": 1000}}
 
@@ -67,17 +66,8 @@ def create_tables(game: str, count: int) -> list[tuple[int, list[str]]]:
         )
         lobby.table_join(user=users[1], match_id=match.pk)
         lobby.table_start(user=users[0], match_id=match.pk)
-        tables.append((match.pk, [session_for(user) for user in users]))
+        tables.append((match.pk, [make_session_key(user) for user in users]))
     return tables
-
-
-def session_for(user) -> str:
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.save()
-    return session.session_key
 
 
 async def open_socket(address: str, path: str, session_key: str | None):

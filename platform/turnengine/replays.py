@@ -14,7 +14,11 @@ def replay_seats(*, match: Match, user) -> list[int | None]:
     """The seats ``user`` may watch the replay as (None = the public view)."""
     if match.seed_is_public:
         return [None, *range(match.num_players)]
-    own = match.seats.filter(user=user).values_list("index", flat=True).first() if user.is_authenticated else None
+    own = (
+        match.seats.filter(user=user).values_list("index", flat=True).first()
+        if user.is_authenticated
+        else None
+    )
     return [own] if own is not None else [None]
 
 

@@ -33,8 +33,12 @@ def replay(request, match_id: int):
     seats = replay_seats(match=match, user=request.user)
     players = seats_public(match)
     names = {player["seat"]: player["username"] for player in players}
-    choices = [("" if seat is None else str(seat), _("Spectator") if seat is None else names[seat]) for seat in seats]
-    own = next((seat for seat in seats if seat is not None and names.get(seat) == request.user.get_username()), None)
+    choices = [
+        ("" if seat is None else str(seat), _("Spectator") if seat is None else names[seat]) for seat in seats
+    ]
+    own = next(
+        (seat for seat in seats if seat is not None and names.get(seat) == request.user.get_username()), None
+    )
     seat = own if own is not None else seats[0]
     return render(
         request,

@@ -219,7 +219,7 @@
             this.render(data.new_events || []);
           });
       };
-      const move = (delta) => { slider.value = Math.max(0, Math.min(Number(slider.max), Number(slider.value) + delta)); load(); };
+      const move = (delta) => { slider.value = Math.max(1, Math.min(Number(slider.max), Number(slider.value) + delta)); load(); };
       this.root.querySelector("[data-prev]").addEventListener("click", () => move(-1));
       this.root.querySelector("[data-next]").addEventListener("click", () => move(1));
       this.root.querySelector("[data-first]").addEventListener("click", () => move(-1e9));

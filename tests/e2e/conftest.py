@@ -1,0 +1,111 @@
+"""End-to-end fixtures: a real daphne server on the test database and Debian's Chromium driven by Playwright.
+
+The browser is Debian's ``chromium`` (``./dev test`` installs it), launched through Playwright with
+``executable_path``; Playwright's own browser download is never used. Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from tests.conftest import PASSWORD
+from tests.servers import daphne_servers
+
+ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = pytest.mark.e2e
+
+
+def _database_url() -> str:
+    settings = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{Path(settings['NAME']).resolve()}"
+    return f"postgres://{settings['USER']}@{settings['HOST']}:{settings['PORT']}/{settings['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def live_url(django_db_setup, django_db_blocker):
+    """A daphne process serving the site on the test database."""
+    with django_db_blocker.unblock():
+        env = {"DATABASE_URL": _database_url(), "DJANGO_DEBUG": "true"}
+        with daphne_servers(1, env) as (port,):
+            yield f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_player(browser, live_url, transactional_db):
+    """Sign a new player up in a browser context of their own; returns the logged-in page."""
+    contexts = []
+
+    def sign_up(username: str, *, phone: bool = False):
+        viewport = {"width": 375, "height": 740} if phone else {"width": 1280, "height": 900}
+        context = browser.new_context(viewport=viewport, base_url=live_url)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.goto("/accounts/signup/")
+        page.fill("#id_username", username)
+        page.fill("#id_password1", PASSWORD)
+        page.fill("#id_password2", PASSWORD)
+        page.click("form.stacked button[type=submit]")
+        page.wait_for_url(lambda url: "/signup/" not in url)
+        return page
+
+    yield sign_up
+    for context in contexts:
+        context.close()
+
+
+def open_table(host, guest, game: str, players_options: dict | None = None) -> str:
+    """The host opens a 2-player table of ``game`` (form fields by name: value), the guest joins, the host starts.
+    Returns the table's URL path."""
+    host.goto(f"/play/{game}/")
+    for name, value in (players_options or {}).items():
+        field = host.locator(f"[name={name}]")
+        if field.get_attribute("type") == "checkbox":
+            field.set_checked(bool(value))
+        elif field.evaluate("node => node.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(str(value))
+    host.click("form.stacked button[type=submit]")
+    host.wait_for_url("**/table/*/")
+    path = "/" + host.url.split("/", 3)[3]
+    guest.goto(path)
+    guest.click("form[action$='/join/'] button")
+    host.wait_for_selector("form[action$='/start/'] button:not([disabled])")
+    host.click("form[action$='/start/'] button")
+    host.wait_for_selector("[data-table]")
+    guest.wait_for_selector("[data-table]")
+    return path
+
+
+def screenshot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

@@ -1,0 +1,54 @@
+"""The site in a real browser: two players sign up, open and join a table, and both see the game start."""
+
+import pytest
+
+from tests.e2e.conftest import open_table, screenshot
+
+pytestmark = pytest.mark.e2e
+
+
+def test_two_players_open_join_and_start_a_table(new_player):
+    host, guest = new_player("ana"), new_player("bruno")
+    open_table(host, guest, "perudo")
+    for page in (host, guest):
+        page.wait_for_selector("[data-players] li:nth-child(2)")
+        assert page.locator("[data-players] li").count() == 2
+    screenshot(host, "site-table-host")
+
+
+def test_the_lobby_list_updates_without_reload(new_player):
+    watcher, host = new_player("carla"), new_player("dario")
+    watcher.goto("/play/spicy/")
+    host.goto("/play/spicy/")
+    host.click("form.stacked button[type=submit]")
+    watcher.wait_for_selector("#table-list :text('dario')")
+    screenshot(watcher, "site-lobby-live")
+
+
+def test_the_replay_of_a_finished_match_steps_back_and_forth(new_player, django_user_model):
+    from lobby import services as lobby
+    from tests.conftest import play_to_the_end
+    from turnengine.models import Match
+
+    page = new_player("elena")
+    users = [django_user_model.objects.get(username="elena"), django_user_model.objects.create_user("fabio")]
+    match = lobby.table_create(user=users[0], game="perudo", num_players=2, options={}, ranked=False)
+    lobby.table_join(user=users[1], match_id=match.pk)
+    lobby.table_start(user=users[0], match_id=match.pk)
+    play_to_the_end(Match.objects.get(pk=match.pk), users)
+    total = Match.objects.get(pk=match.pk).version
+
+    page.goto(f"/table/{match.pk}/replay/")
+    label = page.locator("[data-step-label]")
+    label.filter(has_text=f"{total} of {total}").wait_for()
+    page.wait_for_selector("[data-result]:not([hidden])")
+    page.click("[data-first]")
+    label.filter(has_text=f"1 of {total}").wait_for()
+    page.click("[data-next]")
+    label.filter(has_text=f"2 of {total}").wait_for()
+    page.keyboard.press("ArrowRight")
+    label.filter(has_text=f"3 of {total}").wait_for()
+    page.select_option("[data-replay-seat]", "1")  # after the end, every seat's dice may be seen
+    label.filter(has_text=f"3 of {total}").wait_for()
+    assert page.locator("[data-log] li").count() > 0
+    screenshot(page, "site-replay")

@@ -18,6 +18,17 @@ FAST_OPTIONS = {"perudo": {}, "spicy": {"challengeGraceMs": 0}, "chinesecheckers
 _usernames = itertools.count(1)
 
 
+def pytest_collection_modifyitems(config, items):
+    """Browser tests last: they are the slowest, and a failure elsewhere should show first."""
+    items.sort(key=lambda item: "/e2e/" in str(item.path))
+
+
+@pytest.fixture(autouse=True)
+def deadlines_driven_by_the_tests(settings):
+    """Tests move time themselves (``now=``); the Celery integration tests switch scheduling back on."""
+    settings.TAPETE_SCHEDULE_DEADLINES = False
+
+
 @pytest.fixture
 def make_user(django_user_model):
     def make(username: str | None = None):
@@ -33,10 +44,21 @@ def make_user(django_user_model):
 def start_table(make_user):
     """Open a table of ``game`` for ``num_players`` new users, seat them all and start it."""
 
-    def start(game: str, num_players: int = 2, options: dict | None = None, ranked: bool = False):
+    def start(
+        game: str,
+        num_players: int = 2,
+        options: dict | None = None,
+        ranked: bool = False,
+        time_control: str = "normal",
+    ):
         users = [make_user() for _ in range(num_players)]
         match = lobby.table_create(
-            user=users[0], game=game, num_players=num_players, options=options or {}, ranked=ranked
+            user=users[0],
+            game=game,
+            num_players=num_players,
+            options=options or {},
+            ranked=ranked,
+            time_control=time_control,
         )
         for user in users[1:]:
             lobby.table_join(user=user, match_id=match.pk)

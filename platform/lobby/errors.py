@@ -22,4 +22,6 @@ MESSAGES = {
     "not_enough_players": _("Not every seat is taken yet."),
     "creator_cannot_leave": _("The creator cannot leave: cancel the table instead."),
     "invalid_options": _("These options are not valid."),
+    "invalid_time_control": _("There is no such time control."),
+    "ranked_needs_clock": _("Ranked tables need a time limit."),
 }

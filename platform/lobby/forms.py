@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from turnengine import clocks
 from turnengine.plugin import InvalidOptions, Option
 
 OPTION_PREFIX = "opt_"
@@ -62,6 +63,16 @@ class TableForm(forms.Form):
     ranked = forms.BooleanField(
         label=_("Ranked"), required=False, help_text=_("Ranked tables change the players' ratings.")
     )
+    time_control = forms.ChoiceField(
+        label=_("Time control"),
+        choices=[(name, _(control.label)) for name, control in clocks.PROFILES.items()],
+        initial=clocks.DEFAULT_PROFILE,
+        help_text=_(
+            "Real time: a time bank per player plus a few seconds a move. Turn-based: hours per move, to play at "
+            "your own pace. A player who runs out of time twice in a row is replaced by automatic play until "
+            "they come back."
+        ),
+    )
 
     def __init__(self, rules, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -78,6 +89,9 @@ class TableForm(forms.Form):
     def clean(self):
         cleaned = super().clean()
         if self.errors:
+            return cleaned
+        if cleaned["ranked"] and clocks.PROFILES[cleaned["time_control"]].kind == clocks.NO_LIMIT:
+            self.add_error("time_control", _("Ranked tables need a time limit."))
             return cleaned
         options = {option.name: cleaned.get(OPTION_PREFIX + option.name) for option in self.rules.options}
         for option in self.rules.options:

@@ -9,13 +9,26 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from lobby.errors import LobbyError
-from turnengine import registry, services
+from turnengine import clocks, registry, services
 from turnengine.models import Match, Seat
 from turnengine.plugin import InvalidOptions
 
 
-def table_create(*, user, game: str, num_players: int, options: dict, ranked: bool) -> Match:
-    """Open a table; the creator takes seat 0. Options are normalized by the game (invalid ones are refused)."""
+def table_create(
+    *,
+    user,
+    game: str,
+    num_players: int,
+    options: dict,
+    ranked: bool,
+    time_control: str = clocks.DEFAULT_PROFILE,
+) -> Match:
+    """Open a table; the creator takes seat 0. Options are normalized by the game (invalid ones are refused);
+    ``time_control`` names a clock profile (no limit only for friendly tables)."""
+    if time_control not in clocks.PROFILES:
+        raise LobbyError("invalid_time_control")
+    if ranked and clocks.PROFILES[time_control].kind == clocks.NO_LIMIT:
+        raise LobbyError("ranked_needs_clock")
     try:
         rules = registry.get(game)
     except KeyError:
@@ -26,7 +39,12 @@ def table_create(*, user, game: str, num_players: int, options: dict, ranked: bo
         raise LobbyError("invalid_options") from error
     with transaction.atomic():
         match = Match.objects.create(
-            game=game, options=normalized, num_players=num_players, ranked=ranked, created_by=user
+            game=game,
+            options=normalized,
+            num_players=num_players,
+            ranked=ranked,
+            created_by=user,
+            time_control=clocks.profile_json(time_control),
         )
         Seat.objects.create(match=match, index=0, user=user)
     return match

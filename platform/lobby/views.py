@@ -69,6 +69,7 @@ def table_create(request, game: str):
             num_players=form.cleaned_data["num_players"],
             options=form.cleaned_data["options"],
             ranked=form.cleaned_data["ranked"],
+            time_control=form.cleaned_data["time_control"],
         )
     except LobbyError as error:
         messages.error(request, error.message)

@@ -161,6 +161,15 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER", False)
+TAPETE_SWEEP_SECONDS = float(os.environ.get("TAPETE_SWEEP_SECONDS", "15"))
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {"task": "turnengine.tasks.sweep_deadlines", "schedule": TAPETE_SWEEP_SECONDS},
+}
+
+# Clocks: schedule a Celery task at each deadline (tests switch it off and drive time themselves); open tables
+# nobody starts close after this long.
+TAPETE_SCHEDULE_DEADLINES = env_flag("TAPETE_SCHEDULE_DEADLINES", True)
+TAPETE_OPEN_TABLE_TTL_SECONDS = int(os.environ.get("TAPETE_OPEN_TABLE_TTL_SECONDS", str(2 * 3600)))
 
 # Websocket limits: a frame larger than this, or more than RATE frames a second (with a burst), is refused.
 TAPETE_WS_MAX_FRAME_BYTES = 8 * 1024

@@ -14,7 +14,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from turnengine import services
+from turnengine import services, timers
 from turnengine.broadcast import broadcast
 from turnengine.errors import EngineError, engine_error
 from turnengine.models import Match, Seat
@@ -90,7 +90,14 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if not isinstance(content, dict) or not isinstance(content.get("t"), str):
             await self.send_error(engine_error("malformed"))
             return
-        handler = {"act": self.on_act, "sync": self.on_sync, "chat": self.on_chat}.get(content["t"])
+        handler = {
+            "act": self.on_act,
+            "sync": self.on_sync,
+            "chat": self.on_chat,
+            "back": self.on_seat_service,
+            "leave": self.on_seat_service,
+            "end": self.on_seat_service,
+        }.get(content["t"])
         if handler is None:
             await self.send_error(engine_error("unknown_frame"))
             return
@@ -109,6 +116,15 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             match_id=self.match.pk, user=self.user, expected_version=version, action=action
         )
         await broadcast(await build_frames(match, logged))
+
+    async def on_seat_service(self, frame: dict) -> None:
+        """``back`` (an absent player returns), ``leave`` (stand up from a running game), ``end`` (end a table where
+        everyone else is absent)."""
+        if self.seat is None:
+            raise engine_error("not_seated")
+        service = {"back": timers.seat_reclaim, "leave": timers.seat_leave, "end": timers.match_end_by_vote}
+        update = await database_sync_to_async(service[frame["t"]])(match_id=self.match.pk, user=self.user)
+        await broadcast(update)
 
     async def on_sync(self, frame: dict) -> None:
         await self.send(text_data=await database_sync_to_async(self._snapshot)())

@@ -29,6 +29,7 @@ MESSAGES = {
     "unknown_frame": _("Unknown message kind."),
     "too_large": _("That message is too large."),
     "rate_limited": _("Too many messages: slow down."),
+    "others_present": _("You can end the table only when everyone else is absent."),
     "chat_empty": _("Say something first."),
     "chat_too_long": _("That chat message is too long."),
 }

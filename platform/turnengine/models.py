@@ -49,6 +49,13 @@ class Match(models.Model):
     steps = models.PositiveIntegerField(_("actions logged"), default=0)
     seed = models.CharField(_("secret seed"), max_length=64, default=new_seed)
     result = models.JSONField(_("result"), null=True, blank=True)
+    time_control = models.JSONField(
+        _("time control"), default=dict, help_text=_("The profile and its settings.")
+    )
+    clock = models.JSONField(
+        _("clocks"), null=True, blank=True, help_text=_("Banks, running clocks, absences.")
+    )
+    deadline_at = models.DateTimeField(_("next deadline"), null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     last_action_at = models.DateTimeField(_("last action"), null=True, blank=True)
@@ -90,6 +97,9 @@ class Seat(models.Model):
     )
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
     connections = models.PositiveIntegerField(_("open connections"), default=0)
+    abandoned = models.BooleanField(
+        _("abandoned"), default=False, help_text=_("Left a ranked game before its end (ratings count it).")
+    )
 
     class Meta:
         verbose_name = _("seat")

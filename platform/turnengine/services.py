@@ -14,11 +14,14 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
+from turnengine import clocks
 from turnengine.errors import EngineError, engine_error
 from turnengine.models import ChatMessage, Match, MatchAction, Seat
 from turnengine.plugin import CHANCE, RulesError, replay
@@ -42,14 +45,18 @@ def encode_frame(kind: str, version: int | None, data: dict) -> str:
 # --- applying actions -----------------------------------------------------------------------------------------
 
 
-def match_begin(*, match: Match) -> list[MatchAction]:
+def match_begin(*, match: Match, now: datetime | None = None) -> list[MatchAction]:
     """Deal the opening position of a locked, full match and make it active (called by the lobby's start)."""
+    now = now or timezone.now()
     rules = match.rules
     match.state = rules.initial_state(match.options, match.num_players)
     match.status = Match.Status.ACTIVE
-    match.started_at = timezone.now()
-    logged = _play_chance(match, rules, [])
-    _persist(match, logged)
+    match.started_at = now
+    if not match.time_control:
+        match.time_control = clocks.profile_json(clocks.DEFAULT_PROFILE)
+    match.clock = clocks.initial_clock(time_control(match), match.num_players)
+    logged = advance(match, rules, None, None, now)
+    persist(match, logged, now)
     return logged
 
 
@@ -62,27 +69,28 @@ def match_apply_action(*, match_id: int, user, expected_version: int, action: di
 
 
 def match_commit_action(
-    *, match_id: int, user, expected_version: int, action: dict
+    *, match_id: int, user, expected_version: int, action: dict, now: datetime | None = None
 ) -> tuple[Match, list[MatchAction]]:
     """The transaction alone: lock, check, apply, log, commit. Returns the match and the rows it logged, from which
     :func:`build_update` makes the frames (CPU work that async callers run outside the database thread)."""
+    now = now or timezone.now()
     with transaction.atomic():
-        match, seat = _lock_with_seat(match_id, user)
+        match, seat = lock_with_seat(match_id, user)
         if expected_version != match.version:
             raise engine_error("stale", version=match.version)
         rules = match.rules
         delay_ms = _rules_call(match, rules.action_delay_ms, match.state, seat, action)
         if delay_ms and match.last_action_at:
-            elapsed_ms = (timezone.now() - match.last_action_at).total_seconds() * 1000
+            elapsed_ms = (now - match.last_action_at).total_seconds() * 1000
             if elapsed_ms < delay_ms:
                 raise engine_error("too_early", version=match.version)
-        logged = [_apply(match, rules, seat, action)]
-        logged = _play_chance(match, rules, logged)
-        _persist(match, logged)
+        match.clock["timeouts"][seat] = 0  # a move of one's own ends a run of timeouts
+        logged = advance(match, rules, seat, action, now)
+        persist(match, logged, now)
     return match, logged
 
 
-def _lock_with_seat(match_id: int, user) -> tuple[Match, int]:
+def lock_with_seat(match_id: int, user) -> tuple[Match, int]:
     """Lock the match row and find the user's seat in the same query (one round trip fewer per move)."""
     seat_of_user = Seat.objects.filter(match=OuterRef("pk"), user=user).values("index")[:1]
     try:
@@ -113,11 +121,42 @@ def _apply(match: Match, rules, seat: int, action: dict) -> MatchAction:
     return MatchAction(match=match, step=match.steps, seat=seat, action=action, events=events)
 
 
-def _play_chance(match: Match, rules, logged: list[MatchAction]) -> list[MatchAction]:
-    while CHANCE in rules.to_act(match.state):
-        action = rules.sample_chance(match.state, chance_rng(match.seed, match.steps + 1))
-        logged.append(_apply(match, rules, CHANCE, action))
+def advance(match: Match, rules, seat: int | None, action: dict | None, now: datetime) -> list[MatchAction]:
+    """Apply ``seat``'s action (if any), then every chance step and every move auto-played for absent seats the
+    game awaits, and move the clocks on. Returns the logged rows."""
+    before = rules.awaited(match.state)
+    logged = [_apply(match, rules, seat, action)] if action is not None else []
+    while True:
+        acting = rules.to_act(match.state)
+        if CHANCE in acting:
+            chance = rules.sample_chance(match.state, chance_rng(match.seed, match.steps + 1))
+            logged.append(_apply(match, rules, CHANCE, chance))
+            continue
+        absent = sorted(s for s in rules.awaited(match.state) if match.clock["absent"][s])
+        if not absent:
+            break
+        logged.append(_apply(match, rules, absent[0], rules.timeout_action(match.state, absent[0])))
+    after = rules.awaited(match.state)
+    window_ms = getattr(rules, "window_ms", None)
+    windows = {s: window_ms(match.state, s) for s in after - before} if window_ms else {}
+    match.clock = clocks.transition(
+        match.clock,
+        time_control(match),
+        before=before,
+        after=after,
+        actor=seat,
+        now_ms=epoch_ms(now),
+        windows=windows,
+    )
     return logged
+
+
+def time_control(match: Match) -> clocks.TimeControl:
+    return clocks.TimeControl.from_json(match.time_control)
+
+
+def epoch_ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
 
 
 PERSISTED_FIELDS = [
@@ -129,11 +168,13 @@ PERSISTED_FIELDS = [
     "last_action_at",
     "result",
     "finished_at",
+    "clock",
+    "deadline_at",
+    "time_control",
 ]
 
 
-def _persist(match: Match, logged: list[MatchAction]) -> None:
-    now = timezone.now()
+def persist(match: Match, logged: list[MatchAction], now: datetime) -> None:
     match.version += 1
     match.last_action_at = now
     outcome = match.rules.outcome(match.state)
@@ -141,10 +182,26 @@ def _persist(match: Match, logged: list[MatchAction]) -> None:
         match.status = Match.Status.FINISHED
         match.result = outcome.to_json()
         match.finished_at = now
+        match.deadline_at = None
+    else:
+        deadline = clocks.next_deadline(match.clock, time_control(match))
+        match.deadline_at = None if deadline is None else datetime.fromtimestamp(deadline / 1000, tz=UTC)
     for row in logged:
         row.version = match.version
     MatchAction.objects.bulk_create(logged)
     match.save(update_fields=PERSISTED_FIELDS)
+    if match.deadline_at is not None:
+        schedule_deadline(match)
+
+
+def schedule_deadline(match: Match) -> None:
+    """After the commit, ask Celery to check this match at its deadline (keyed by the version it was set for)."""
+    if not settings.TAPETE_SCHEDULE_DEADLINES:
+        return
+    from turnengine.tasks import match_deadline
+
+    match_id, version, eta = match.pk, match.version, match.deadline_at
+    transaction.on_commit(lambda: match_deadline.apply_async((match_id, version), eta=eta))
 
 
 # --- what each seat receives ----------------------------------------------------------------------------------
@@ -160,12 +217,31 @@ def visible_events(events: list[dict], seat: int | None) -> list[dict]:
 
 
 def match_meta(match: Match) -> dict:
-    """Public facts about the match that every frame of a new version carries."""
+    """Public facts about the match that every frame of a new version carries (clocks included)."""
     return {
         "status": match.status,
         "result": match.result,
         "seed_hash": match.seed_hash,
         "seed": match.seed if match.seed_is_public else None,
+        "clock": clock_payload(match),
+    }
+
+
+def clock_payload(match: Match) -> dict | None:
+    """Every seat's time: bank left, the deadline of running clocks (epoch ms), absences; plus the server's time
+    so clients can count down without trusting their own clock."""
+    if not match.clock:
+        return None
+    control = time_control(match)
+    return {
+        "kind": control.kind,
+        "bank_ms": match.clock["bank"],
+        "deadlines": {
+            str(seat): deadline for seat, deadline in clocks.deadlines(match.clock, control).items()
+        },
+        "windows": [window is not None for window in match.clock["window"]],
+        "absent": match.clock["absent"],
+        "server_ms": epoch_ms(timezone.now()),
     }
 
 
@@ -213,8 +289,14 @@ def match_snapshot(*, match: Match, seat: int | None, chat_limit: int = 50) -> s
 
 
 def seats_public(match: Match) -> list[dict]:
+    absent = (match.clock or {}).get("absent") or [False] * match.num_players
     return [
-        {"seat": seat.index, "username": seat.user.username, "online": seat.connections > 0}
+        {
+            "seat": seat.index,
+            "username": seat.user.username,
+            "online": seat.connections > 0,
+            "absent": absent[seat.index],
+        }
         for seat in match.seats.select_related("user").order_by("index")
     ]
 
@@ -243,6 +325,11 @@ def presence_change(*, match: Match, seat: int | None, delta: int) -> Update:
         Seat.objects.filter(match=match, index=seat).update(connections=F("connections") + delta)
         if delta < 0:
             Seat.objects.filter(match=match, index=seat, connections__lt=0).update(connections=0)
+    return presence_frames(match)
+
+
+def presence_frames(match: Match) -> Update:
+    """Who is online and who is absent, for everyone at the table."""
     return Update(
         {match.group_name("all"): encode_frame("presence", match.version, {"players": seats_public(match)})}
     )

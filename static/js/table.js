@@ -121,8 +121,8 @@
         el("h2", { text: _("Game over") }),
         el("ol", { class: "ranking" }, ...data.result.ranking.map((group) => el("li", {},
           group.map((seat) => this.name(seat) + (seats(scores, seat))).join(", ")))),
-        this.root.dataset.replayUrl ? el("a", { class: "button secondary", href: this.root.dataset.replayUrl,
-          text: _("Watch the replay") }) : null,
+        ...(this.root.dataset.replayUrl ? [el("a", { class: "button secondary", href: this.root.dataset.replayUrl,
+          text: _("Watch the replay") })] : []),
       );
       box.hidden = false;
       function seats(table, seat) { return table[seat] !== undefined ? ` (${table[seat]})` : ""; }
@@ -207,7 +207,7 @@
       const label = this.root.querySelector("[data-step-label]");
       const load = () => {
         const step = Number(slider.value);
-        const seat = seatPicker ? seatPicker.value : "";
+        const seat = seatPicker ? seatPicker.value : (this.root.dataset.seat || "");
         fetch(`${this.root.dataset.replayData}?step=${step}&seat=${seat}`)
           .then((response) => response.json())
           .then((data) => {

@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from tests.conftest import FAST_OPTIONS
-from tests.turnengine.wsclient import connect, drain, receive, receive_until
+from tests.turnengine.wsclient import connect, drain, receive_until
 from turnengine import services
 from turnengine.models import Match, MatchAction
 from turnengine.plugin import replay

@@ -58,3 +58,35 @@ def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) ->
                 return
         time.sleep(0.1)
     raise RuntimeError(f"daphne did not listen on port {port}")
+
+
+@contextmanager
+def celery_worker(env: dict[str, str], *, beat: bool = True):
+    """A real Celery worker (with its beat scheduler) as a subprocess; yields the process so tests can kill it."""
+    full_env = {**os.environ, **env, "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}"}
+    command = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "tapete",
+        "worker",
+        "--pool=solo",
+        "--loglevel=warning",
+        "--without-gossip",
+        "--without-mingle",
+    ]
+    if beat:
+        command += ["--beat", f"--schedule={ROOT / 'var' / f'beat-{os.getpid()}'}"]
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=full_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()

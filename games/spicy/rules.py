@@ -1005,6 +1005,13 @@ class SpicyRules:
             return grace
         return 0
 
+    def window_ms(self, state: State, seat: int) -> int | None:
+        """The clock of an opponent awaited on a last card is the challenge grace period, not their time bank
+        (rules.md §4 item 6: the last card waits until everyone declined or the grace period ended)."""
+        if state["phase"] == LAST_CARD and _decline_required(state) and seat in _undeclined_opponents(state):
+            return state["options"]["challengeGraceMs"]
+        return None
+
     def timeout_action(self, state: State, seat: int) -> Action:
         """rules.md §4 item 8: decline a last card; otherwise pass, or lead the safest card when leading is due."""
         if seat not in self.awaited(state):

@@ -252,6 +252,9 @@ class GameRules(Protocol):
         """Milliseconds that must pass after the previous action before this one may be applied (a challenge
         grace period); 0 when it may be applied at once. The engine enforces it with its clock."""
 
+    # Optional: ``window_ms(state, seat) -> int | None``. For a seat awaited out of turn (Spicy's decision on a
+    # last card), the short window its clock gets instead of its time bank; expiring there is not a fault.
+
 
 @dataclass
 class Playout:

@@ -32,6 +32,12 @@
       key === "type" ? value : `${key}: ${typeof value === "object" ? JSON.stringify(value) : value}`).join(" · ");
   }
 
+  function formatDuration(ms) {
+    const seconds = Math.ceil(ms / 1000);
+    if (seconds >= 3600) return fmt(_("%s h %s min"), [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60)]);
+    return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  }
+
   class Table {
     constructor(root) {
       this.root = root;
@@ -78,18 +84,74 @@
       if (!list) return;
       const view = (this.data && this.data.view) || {};
       const toAct = view.awaited || view.to_act || [];
+      const clock = this.data && this.data.clock;
       list.replaceChildren(...this.players.map((player) => {
         const acting = toAct.includes(player.seat);
-        const label = [player.username, player.seat === this.ctx.seat ? _("you") : null,
-          player.online ? _("online") : _("offline"), acting ? _("to play") : null].filter(Boolean).join(", ");
+        const absent = player.absent || (clock && clock.absent[player.seat]);
+        const presence = absent ? _("absent: played automatically") : player.online ? _("online") : _("reconnecting");
+        const label = [player.username, player.seat === this.ctx.seat ? _("you") : null, presence,
+          acting ? _("to play") : null].filter(Boolean).join(", ");
         return el("li", {
-          class: `player seat-${player.seat} ${player.online ? "online" : "offline"}${acting ? " to-act" : ""}`,
+          class: `player seat-${player.seat} ${player.online ? "online" : "offline"}${acting ? " to-act" : ""}${absent ? " absent" : ""}`,
           "aria-label": label, "data-seat": player.seat,
         }, el("span", { class: "presence", "aria-hidden": "true" }),
         el("span", { class: "player-name", text: player.username }),
         player.seat === this.ctx.seat ? el("span", { class: "you", text: ` (${_("you")})` }) : null,
-        acting ? el("span", { class: "turn-badge", text: _("to play") }) : null);
+        absent ? el("span", { class: "absent-badge", text: _("absent") }) : null,
+        acting ? el("span", { class: "turn-badge", text: _("to play") }) : null,
+        clock && clock.kind !== "none" ? el("span", { class: "clock", "data-clock-seat": player.seat, "aria-hidden": "true" }) : null);
       }));
+      this.renderSeatControls();
+      this.tickClocks();
+    }
+
+    // Clocks count down between frames from the server's deadlines, corrected by the server's own time.
+    remainingMs(seat) {
+      const clock = this.data && this.data.clock;
+      if (!clock || !this.live) return null;
+      const deadline = clock.deadlines[String(seat)];
+      if (deadline === undefined) return clock.kind === "realtime" ? clock.bank_ms[seat] : null;
+      return Math.max(0, deadline - (clock.server_ms + (Date.now() - this.receivedAt)));
+    }
+
+    tickClocks() {
+      const clock = this.data && this.data.clock;
+      this.root.querySelectorAll("[data-clock-seat]").forEach((node) => {
+        const seat = Number(node.dataset.clockSeat);
+        const left = this.remainingMs(seat);
+        const running = clock && clock.deadlines[String(seat)] !== undefined;
+        node.textContent = left === null ? "" : formatDuration(left);
+        node.classList.toggle("running", Boolean(running));
+        node.classList.toggle("short", Boolean(running) && left < 15000);
+        if (running && seat === this.ctx.seat && left < 15000 && !this.warned) {
+          this.warned = true;
+          this.announce(_("Hurry: your time is running out."));
+        }
+      });
+    }
+
+    announce(message) { const box = this.root.querySelector("[data-announce]"); if (box) box.textContent = message; }
+
+    // Seat controls: come back after being marked absent, leave a running game, end a table everyone else left.
+    renderSeatControls() {
+      const box = this.root.querySelector("[data-seat-controls]");
+      if (!box) return;
+      const clock = this.data && this.data.clock;
+      const seat = this.ctx.seat;
+      if (!this.live || seat === null || !clock || this.data.status !== "active") { box.replaceChildren(); return; }
+      const others = this.players.filter((p) => p.seat !== seat);
+      const buttons = [];
+      if (clock.absent[seat]) {
+        buttons.push(el("button", { type: "button", text: _("I'm back: stop playing for me"), onclick: () => this.send("back", {}) }));
+      } else {
+        buttons.push(el("button", { type: "button", class: "secondary", text: _("Leave the game"), onclick: () => {
+          if (window.confirm(_("Leave this game? Your seat will be played automatically."))) this.send("leave", {});
+        } }));
+      }
+      if (others.length && others.every((p) => clock.absent[p.seat]) && !clock.absent[seat]) {
+        buttons.push(el("button", { type: "button", text: _("End the table: everyone else has left"), onclick: () => this.send("end", {}) }));
+      }
+      box.replaceChildren(...buttons);
     }
 
     appendLog(events, reset) {
@@ -162,10 +224,13 @@
         }
         this.version = frame.v;
         this.data = frame.d;
+        this.receivedAt = Date.now();
+        this.warned = false;
         this.appendLog(frame.d.events || [], Boolean(frame.d.snapshot));
         this.render(frame.d.snapshot ? [] : frame.d.events || []);
       } else if (frame.t === "presence") {
         this.players = frame.d.players;
+        if (this.data && this.data.clock) this.data.clock.absent = this.players.map((p) => Boolean(p.absent));
         this.renderPlayers();
       } else if (frame.t === "chat") {
         this.appendChat(frame.d);
@@ -241,7 +306,12 @@
     start() {
       document.querySelectorAll("[data-table]").forEach((root) => {
         const table = new Table(root);
-        if (table.live) table.connect(); else table.startReplay();
+        if (table.live) {
+          table.connect();
+          setInterval(() => table.tickClocks(), 250);
+        } else {
+          table.startReplay();
+        }
       });
     },
   };

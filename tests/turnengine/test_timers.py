@@ -214,3 +214,20 @@ def test_a_move_racing_its_deadline_applies_exactly_one_of_them(start_table):
         o is None or (isinstance(o, EngineError) and o.code == "stale") for o in outcomes if o not in applied
     )
     assert Match.objects.get(pk=match.pk).version == version + 1
+
+
+def test_a_last_card_waits_for_the_grace_period_not_the_opponents_bank(start_table):
+    from games.spicy.rules import LAST_CARD
+
+    match, users = start_table("spicy", 2, {"challengeGraceMs": 3000, "handSize": 1})
+    (seat,) = match.rules.awaited(match.state)
+    play = next(a for a in match.rules.legal_actions(match.state, seat) if a["type"] == "play")
+    services.match_apply_action(match_id=match.pk, user=users[seat], expected_version=match.version, action=play)
+    match.refresh_from_db()
+    assert match.state["phase"] == LAST_CARD
+    opponent = 1 - seat
+    assert match.clock["window"][opponent] == 3000
+    assert abs(match.deadline_at - (match.last_action_at + timedelta(seconds=3))) < timedelta(milliseconds=1)
+    _expire(match)  # nobody challenged in time: the opponent declines automatically, and it is no fault
+    assert match.clock["timeouts"][opponent] == 0
+    assert match.state["phase"] != LAST_CARD or match.status == Match.Status.FINISHED

@@ -1,0 +1,93 @@
+"""Clocks with a real Celery worker on the Redis broker: nobody's absence hangs a table, even across a worker
+crash. Needs Redis and PostgreSQL (CI runs it); real seconds pass here, by nature."""
+
+import os
+import signal
+import time
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from lobby import services as lobby
+from tests.servers import celery_worker
+from turnengine import services
+from turnengine.models import Match
+
+needs_services = pytest.mark.skipif(
+    not (settings.REDIS_URL and connection.vendor == "postgresql"),
+    reason="needs REDIS_URL and a PostgreSQL DATABASE_URL (CI sets both)",
+)
+pytestmark = [
+    pytest.mark.redis,
+    pytest.mark.postgres,
+    needs_services,
+    pytest.mark.django_db(transaction=True),
+]
+
+TINY_CLOCK = {"profile": "test", "kind": "realtime", "bank_ms": 400, "increment_ms": 300, "cap_ms": 600}
+
+
+def _worker_env() -> dict:
+    db = connection.settings_dict
+    return {
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "REDIS_URL": os.environ["REDIS_URL"],
+        "TAPETE_SWEEP_SECONDS": "1",
+    }
+
+
+def _table(make_user, settings):
+    settings.TAPETE_SCHEDULE_DEADLINES = True
+    present, gone = make_user(), make_user()
+    match = lobby.table_create(
+        user=present,
+        game="perudo",
+        num_players=2,
+        options={"startingDice": 2, "maxDice": 2},
+        ranked=False,
+        time_control="blitz",
+    )
+    Match.objects.filter(pk=match.pk).update(time_control=TINY_CLOCK)
+    lobby.table_join(user=gone, match_id=match.pk)
+    lobby.table_start(user=present, match_id=match.pk)
+    return match, [present, gone]
+
+
+def _play_until(match, users, condition, timeout: float) -> None:
+    """Seat 0 plays whenever awaited; seat 1 never does. Stops when ``condition(match)`` holds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        match.refresh_from_db()
+        if condition(match):
+            return
+        if match.status == Match.Status.ACTIVE and 0 in match.rules.awaited(match.state):
+            action = match.rules.timeout_action(match.state, 0)
+            try:
+                services.match_apply_action(
+                    match_id=match.pk, user=users[0], expected_version=match.version, action=action
+                )
+            except services.EngineError:
+                pass  # the worker moved first: read the new state
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting; clock {match.clock}, status {match.status}")
+
+
+def test_a_player_who_never_moves_is_timed_out_and_the_game_still_ends(make_user, settings):
+    match, users = _table(make_user, settings)
+    with celery_worker(_worker_env()):
+        _play_until(match, users, lambda m: m.status == Match.Status.FINISHED, timeout=120)
+    assert match.clock["absent"] == [False, True]
+    assert match.result["ranking"] in ([[0], [1]], [[1], [0]])
+
+
+def test_a_worker_killed_mid_game_loses_no_deadline(make_user, settings):
+    match, users = _table(make_user, settings)
+    with celery_worker(_worker_env()) as worker:
+        _play_until(match, users, lambda m: m.clock["timeouts"][1] >= 1 or m.clock["absent"][1], timeout=60)
+        worker.send_signal(signal.SIGKILL)  # a crash: any deadline it held is gone with it
+        worker.wait(10)
+    time.sleep(1)  # the next deadline passes while no worker runs
+    with celery_worker(_worker_env()):  # the restarted worker's sweeper finds the overdue deadline
+        _play_until(match, users, lambda m: m.status == Match.Status.FINISHED, timeout=120)
+    assert match.status == Match.Status.FINISHED

@@ -1,12 +1,14 @@
-"""Clocks with a real Celery worker on the Redis broker: nobody's absence hangs a table, even across a worker
-crash. Needs Redis and PostgreSQL (CI runs it); real seconds pass here, by nature."""
+"""Clocks with a real Celery worker: nobody's absence hangs a table, even across a worker crash.
+
+Runs on the Redis broker with PostgreSQL when ``REDIS_URL`` and a PostgreSQL ``DATABASE_URL`` are set (CI), and on
+the embedded default (file-system broker, SQLite) otherwise. Real seconds pass here, by nature."""
 
 import os
 import signal
 import time
+from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.db import connection
 
 from lobby import services as lobby
@@ -14,25 +16,19 @@ from tests.servers import celery_worker
 from turnengine import services
 from turnengine.models import Match
 
-needs_services = pytest.mark.skipif(
-    not (settings.REDIS_URL and connection.vendor == "postgresql"),
-    reason="needs REDIS_URL and a PostgreSQL DATABASE_URL (CI sets both)",
-)
-pytestmark = [
-    pytest.mark.redis,
-    pytest.mark.postgres,
-    needs_services,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 TINY_CLOCK = {"profile": "test", "kind": "realtime", "bank_ms": 400, "increment_ms": 300, "cap_ms": 600}
 
 
 def _worker_env() -> dict:
+    """The worker uses the test database and the same broker as this process."""
     db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return {"DATABASE_URL": f"sqlite:///{Path(db['NAME']).resolve()}", "TAPETE_SWEEP_SECONDS": "1"}
     return {
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "REDIS_URL": os.environ["REDIS_URL"],
+        "REDIS_URL": os.environ.get("REDIS_URL", ""),
         "TAPETE_SWEEP_SECONDS": "1",
     }
 

@@ -71,6 +71,7 @@ def start_table(make_user):
 
 def play_one_random_action(match: Match, users: list, rng: random.Random) -> services.Update:
     """Let a random seat that may act play a random legal action through the service."""
+    match.refresh_from_db()
     rules = match.rules
     seat = rng.choice(sorted(rules.to_act(match.state)))
     action = rng.choice(rules.legal_actions(match.state, seat))

@@ -9,6 +9,10 @@ from django.views.decorators.http import require_http_methods
 from accounts.forms import SignUpForm
 from accounts.models import User
 from accounts.selectors import user_current_matches, user_finished_matches
+from ratings.charts import rating_chart_svg
+from ratings.pools import POOL_LABELS
+from ratings.selectors import user_history, user_ratings
+from turnengine import registry
 
 
 @require_http_methods(["GET", "POST"])
@@ -27,6 +31,18 @@ def signup(request):
 def profile(request, username: str):
     player = get_object_or_404(User, username=username)
     finished = user_finished_matches(user=player)
+    ratings = [
+        {
+            "rating": rating,
+            "label": f"{registry.get(rating.game).name} · {POOL_LABELS.get(rating.pool, rating.pool)}",
+            "chart": rating_chart_svg(
+                [change.before for change in history[:1]] + [change.after for change in history],
+                f"chart-{rating.game}-{rating.pool}",
+            ),
+        }
+        for rating in user_ratings(user=player)
+        for history in [list(user_history(user=player, game=rating.game, pool=rating.pool))]
+    ]
     return render(
         request,
         "accounts/profile.html",
@@ -35,5 +51,6 @@ def profile(request, username: str):
             "current_matches": user_current_matches(user=player),
             "finished_matches": finished[:30],
             "games_played": finished.count(),
+            "ratings": ratings,
         },
     )

@@ -24,4 +24,7 @@ MESSAGES = {
     "invalid_options": _("These options are not valid."),
     "invalid_time_control": _("There is no such time control."),
     "ranked_needs_clock": _("Ranked tables need a time limit."),
+    "range_needs_ranked": _("Only ranked tables can be restricted to a rating range."),
+    "invalid_range": _("The minimum rating is above the maximum."),
+    "rating_out_of_range": _("Your rating is outside this table's range."),
 }

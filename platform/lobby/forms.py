@@ -63,6 +63,20 @@ class TableForm(forms.Form):
     ranked = forms.BooleanField(
         label=_("Ranked"), required=False, help_text=_("Ranked tables change the players' ratings.")
     )
+    min_rating = forms.IntegerField(
+        label=_("Minimum rating"),
+        required=False,
+        min_value=0,
+        max_value=4000,
+        help_text=_("Ranked tables only: players below this rating cannot join."),
+    )
+    max_rating = forms.IntegerField(
+        label=_("Maximum rating"),
+        required=False,
+        min_value=0,
+        max_value=4000,
+        help_text=_("Ranked tables only: players above this rating cannot join."),
+    )
     time_control = forms.ChoiceField(
         label=_("Time control"),
         choices=[(name, _(control.label)) for name, control in clocks.PROFILES.items()],
@@ -89,6 +103,13 @@ class TableForm(forms.Form):
     def clean(self):
         cleaned = super().clean()
         if self.errors:
+            return cleaned
+        low, high = cleaned.get("min_rating"), cleaned.get("max_rating")
+        if (low is not None or high is not None) and not cleaned["ranked"]:
+            self.add_error("min_rating", _("Only ranked tables can be restricted to a rating range."))
+            return cleaned
+        if low is not None and high is not None and low > high:
+            self.add_error("max_rating", _("The maximum must be at least the minimum."))
             return cleaned
         if cleaned["ranked"] and clocks.PROFILES[cleaned["time_control"]].kind == clocks.NO_LIMIT:
             self.add_error("time_control", _("Ranked tables need a time limit."))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from lobby.errors import LobbyError
+from ratings.selectors import match_pool, rating_value
 from turnengine import clocks, registry, services
 from turnengine.models import Match, Seat
 from turnengine.plugin import InvalidOptions
@@ -22,13 +23,20 @@ def table_create(
     options: dict,
     ranked: bool,
     time_control: str = clocks.DEFAULT_PROFILE,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
 ) -> Match:
     """Open a table; the creator takes seat 0. Options are normalized by the game (invalid ones are refused);
-    ``time_control`` names a clock profile (no limit only for friendly tables)."""
+    ``time_control`` names a clock profile (no limit only for friendly tables); a ranked table may be restricted
+    to players rated between ``min_rating`` and ``max_rating``."""
     if time_control not in clocks.PROFILES:
         raise LobbyError("invalid_time_control")
     if ranked and clocks.PROFILES[time_control].kind == clocks.NO_LIMIT:
         raise LobbyError("ranked_needs_clock")
+    if (min_rating is not None or max_rating is not None) and not ranked:
+        raise LobbyError("range_needs_ranked")
+    if min_rating is not None and max_rating is not None and min_rating > max_rating:
+        raise LobbyError("invalid_range")
     try:
         rules = registry.get(game)
     except KeyError:
@@ -45,6 +53,8 @@ def table_create(
             ranked=ranked,
             created_by=user,
             time_control=clocks.profile_json(time_control),
+            min_rating=min_rating,
+            max_rating=max_rating,
         )
         Seat.objects.create(match=match, index=0, user=user)
     return match
@@ -64,6 +74,7 @@ def table_join(*, user, match_id: int, seat: int | None = None) -> Seat:
         taken = set(match.seats.values_list("index", flat=True))
         if match.seats.filter(user=user).exists():
             raise LobbyError("already_seated")
+        _check_rating_range(match, user)
         if seat is None:
             free = [index for index in range(match.num_players) if index not in taken]
             if not free:
@@ -78,6 +89,17 @@ def table_join(*, user, match_id: int, seat: int | None = None) -> Seat:
                 return Seat.objects.create(match=match, index=seat, user=user)
         except IntegrityError:
             raise LobbyError("seat_taken") from None
+
+
+def _check_rating_range(match: Match, user) -> None:
+    """Ranked tables may be restricted to a rating range in the table's pool."""
+    if match.min_rating is None and match.max_rating is None:
+        return
+    rating = rating_value(user=user, game=match.game, pool=match_pool(match))
+    if (match.min_rating is not None and rating < match.min_rating) or (
+        match.max_rating is not None and rating > match.max_rating
+    ):
+        raise LobbyError("rating_out_of_range")
 
 
 def table_leave(*, user, match_id: int) -> None:

@@ -70,6 +70,8 @@ def table_create(request, game: str):
             options=form.cleaned_data["options"],
             ranked=form.cleaned_data["ranked"],
             time_control=form.cleaned_data["time_control"],
+            min_rating=form.cleaned_data["min_rating"],
+            max_rating=form.cleaned_data["max_rating"],
         )
     except LobbyError as error:
         messages.error(request, error.message)

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "accounts",
     "turnengine",
     "lobby",
+    "ratings",
     "games.perudo",
     "games.spicy",
     "games.chinesecheckers",

@@ -8,5 +8,6 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),
     path("", include("turnengine.urls")),
+    path("", include("ratings.urls")),
     path("", include("lobby.urls")),
 ]

@@ -34,6 +34,8 @@ class Match(models.Model):
     options = models.JSONField(_("options"), default=dict)
     num_players = models.PositiveSmallIntegerField(_("players"))
     ranked = models.BooleanField(_("ranked"), default=False)
+    min_rating = models.PositiveIntegerField(_("minimum rating"), null=True, blank=True)
+    max_rating = models.PositiveIntegerField(_("maximum rating"), null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,

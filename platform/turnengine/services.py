@@ -21,6 +21,8 @@ from django.db import transaction
 from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
+from ratings.selectors import match_pool, ratings_by_user
+from ratings.services import rating_apply_outcome
 from turnengine import clocks
 from turnengine.errors import EngineError, engine_error
 from turnengine.models import ChatMessage, Match, MatchAction, Seat
@@ -183,6 +185,7 @@ def persist(match: Match, logged: list[MatchAction], now: datetime) -> None:
         match.result = outcome.to_json()
         match.finished_at = now
         match.deadline_at = None
+        rating_apply_outcome(match=match)  # same transaction as the result: both stand or neither
     else:
         deadline = clocks.next_deadline(match.clock, time_control(match))
         match.deadline_at = None if deadline is None else datetime.fromtimestamp(deadline / 1000, tz=UTC)
@@ -289,15 +292,22 @@ def match_snapshot(*, match: Match, seat: int | None, chat_limit: int = 50) -> s
 
 
 def seats_public(match: Match) -> list[dict]:
+    """Who sits where, online or absent, with their rating in this table's pool."""
     absent = (match.clock or {}).get("absent") or [False] * match.num_players
+    seats = list(match.seats.select_related("user").order_by("index"))
+    ratings = ratings_by_user(
+        game=match.game, pool=match_pool(match), user_ids=[seat.user_id for seat in seats]
+    )
     return [
         {
             "seat": seat.index,
             "username": seat.user.username,
             "online": seat.connections > 0,
             "absent": absent[seat.index],
+            "rating": ratings[seat.user_id].display if seat.user_id in ratings else None,
+            "bot": seat.user.is_bot,
         }
-        for seat in match.seats.select_related("user").order_by("index")
+        for seat in seats
     ]
 
 

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from ratings.services import rating_apply_outcome
 from turnengine import clocks, services
 from turnengine.errors import engine_error
 from turnengine.models import Match, Seat
@@ -87,6 +88,7 @@ def match_end_by_vote(*, match_id: int, user, now: datetime | None = None) -> se
         match.deadline_at = None
         match.version += 1
         match.save(update_fields=["status", "result", "finished_at", "deadline_at", "version"])
+        rating_apply_outcome(match=match)
     return services.build_update(match, [])
 
 

@@ -96,6 +96,7 @@
           "aria-label": label, "data-seat": player.seat,
         }, el("span", { class: "presence", "aria-hidden": "true" }),
         el("span", { class: "player-name", text: player.username }),
+        player.rating !== null && player.rating !== undefined ? el("span", { class: "rating", text: `${player.rating}`, title: _("rating") }) : null,
         player.seat === this.ctx.seat ? el("span", { class: "you", text: ` (${_("you")})` }) : null,
         absent ? el("span", { class: "absent-badge", text: _("absent") }) : null,
         acting ? el("span", { class: "turn-badge", text: _("to play") }) : null,

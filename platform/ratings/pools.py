@@ -1,0 +1,23 @@
+"""Rating pools: where a variant changes a game too much for one rating to mean anything across it.
+
+Chinese Checkers is rated per player count (a duel and a six-player race are different games); Perudo separates
+the duel from the table game; Spicy has one pool.
+"""
+
+from django.utils.translation import gettext_lazy as _
+
+
+def pool_for(*, game: str, num_players: int, options: dict) -> str:
+    if game == "chinesecheckers":
+        return f"{num_players}p"
+    if game == "perudo":
+        return "duel" if num_players == 2 else "table"
+    return "standard"
+
+
+POOL_LABELS = {
+    "duel": _("Duel"),
+    "table": _("Table (3 to 6 players)"),
+    "standard": _("All tables"),
+    **{f"{n}p": _("%(count)s players") % {"count": n} for n in (2, 3, 4, 6)},
+}

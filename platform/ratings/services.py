@@ -1,0 +1,109 @@
+"""Applying and reversing the rating changes of ranked matches.
+
+:func:`rating_apply_outcome` runs inside the transaction that records a ranked match's result (see
+``turnengine.services.persist``), so a result never stands without its ratings, nor the reverse. It is idempotent:
+a match already rated is skipped (and a unique constraint backs that up), so re-running a finish or a duplicate
+Celery task never counts twice. Rating rows are locked in user-id order, so tables ending at once for the same
+players cannot deadlock.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from ratings import elo
+from ratings.models import Rating, RatingChange, RatingReversal
+from ratings.pools import pool_for
+
+
+def match_is_rated(match) -> bool:
+    """Only ranked matches between human accounts count (bots keep ratings of their own elsewhere)."""
+    return match.ranked
+
+
+def rating_apply_outcome(*, match) -> list[RatingChange]:
+    """Rate a finished ranked match once. Call inside the transaction that records its result."""
+    if not match_is_rated(match) or match.result is None:
+        return []
+    if RatingChange.objects.filter(match=match).exists():
+        return []
+    seats = {seat.index: seat for seat in match.seats.select_related("user")}
+    pool = pool_for(game=match.game, num_players=match.num_players, options=match.options)
+    users = sorted((seat.user for seat in seats.values()), key=lambda user: user.pk)
+    for user in users:  # create missing rows first, then lock them all in a fixed order
+        Rating.objects.get_or_create(user=user, game=match.game, pool=pool)
+    ratings = {
+        rating.user_id: rating
+        for rating in Rating.objects.select_for_update()
+        .filter(user__in=users, game=match.game, pool=pool)
+        .order_by("user_id")
+    }
+    by_seat = {index: ratings[seat.user_id] for index, seat in seats.items()}
+    absent = (match.clock or {}).get("absent") or [False] * match.num_players
+    abandoned = {index for index, seat in seats.items() if seat.abandoned}
+    # Seats auto-played for absence, without abandoning, win nothing for anyone and are not rated.
+    unrated = {index for index in seats if absent[index] and index not in abandoned}
+    changes = elo.rating_changes(
+        match.result["ranking"],
+        ratings={index: rating.rating for index, rating in by_seat.items()},
+        games_played={index: rating.games for index, rating in by_seat.items()},
+        abandoned=abandoned,
+        unrated_seats=unrated,
+    )
+    before_by_seat = {index: rating.rating for index, rating in by_seat.items()}
+    rows = []
+    for index, delta in changes.items():
+        rating = by_seat[index]
+        before = rating.rating
+        rating.rating = before + delta
+        if index not in unrated:
+            rating.games += 1
+        rating.save(update_fields=["rating", "games", "updated_at"])
+        opponents = [
+            {"user": seats[other].user.username, "rating": round(before_by_seat[other])}
+            for other in seats
+            if other != index
+        ]
+        rows.append(
+            RatingChange(
+                match=match,
+                user=seats[index].user,
+                game=match.game,
+                pool=pool,
+                before=before,
+                after=rating.rating,
+                delta=delta,
+                opponents=opponents,
+                abandoned=index in abandoned,
+            )
+        )
+    return RatingChange.objects.bulk_create(rows)
+
+
+def rating_reverse_match(*, match, by, reason: str) -> int:
+    """Undo a match's rating changes (cheating, collusion): every rating gets its change back, the reversal is
+    recorded with who and why. Returns how many changes were reversed; a match can be reversed once."""
+    if not reason.strip():
+        raise ValueError("a reversal needs a reason")
+    with transaction.atomic():
+        changes = list(
+            RatingChange.objects.select_for_update()
+            .filter(match=match, reversed_at__isnull=True)
+            .order_by("user_id")
+        )
+        if not changes:
+            return 0
+        RatingReversal.objects.create(match=match, by=by, reason=reason)
+        now = timezone.now()
+        for change in changes:
+            rating = Rating.objects.select_for_update().get(
+                user=change.user, game=change.game, pool=change.pool
+            )
+            rating.rating -= change.delta
+            if rating.games:
+                rating.games -= 1
+            rating.save(update_fields=["rating", "games", "updated_at"])
+            change.reversed_at = now
+            change.save(update_fields=["reversed_at"])
+    return len(changes)

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from ratings import views
+
+app_name = "ratings"
+
+urlpatterns = [
+    path("leaderboard/<slug:game>/", views.leaderboard, name="leaderboard"),
+    path("leaderboard/<slug:game>/<slug:pool>/", views.leaderboard, name="leaderboard_pool"),
+]

@@ -1,5 +1,6 @@
 """Sign-up and profile pages; log-in, log-out and password pages are Django's own (see urls.py)."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.shortcuts import get_object_or_404, redirect, render
@@ -22,7 +23,7 @@ def signup(request):
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
         messages.success(request, _("Welcome to Tapete, %(name)s!") % {"name": user.username})
         return redirect("lobby:home")
     return render(request, "registration/signup.html", {"form": form})

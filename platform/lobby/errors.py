@@ -22,6 +22,7 @@ MESSAGES = {
     "not_enough_players": _("Not every seat is taken yet."),
     "creator_cannot_leave": _("The creator cannot leave: cancel the table instead."),
     "invalid_options": _("These options are not valid."),
+    "suspended": _("Your account is suspended: you cannot open or join tables."),
     "invalid_time_control": _("There is no such time control."),
     "ranked_needs_clock": _("Ranked tables need a time limit."),
     "range_needs_ranked": _("Only ranked tables can be restricted to a rating range."),

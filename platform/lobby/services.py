@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from lobby.errors import LobbyError
+from moderation.services import is_locked_out, network_notices_for
 from ratings.selectors import match_pool, rating_value
 from turnengine import clocks, registry, services
 from turnengine.models import Match, Seat
@@ -25,10 +26,13 @@ def table_create(
     time_control: str = clocks.DEFAULT_PROFILE,
     min_rating: int | None = None,
     max_rating: int | None = None,
+    ip_address: str | None = None,
 ) -> Match:
     """Open a table; the creator takes seat 0. Options are normalized by the game (invalid ones are refused);
     ``time_control`` names a clock profile (no limit only for friendly tables); a ranked table may be restricted
     to players rated between ``min_rating`` and ``max_rating``."""
+    if is_locked_out(user):
+        raise LobbyError("suspended")
     if time_control not in clocks.PROFILES:
         raise LobbyError("invalid_time_control")
     if ranked and clocks.PROFILES[time_control].kind == clocks.NO_LIMIT:
@@ -56,7 +60,7 @@ def table_create(
             min_rating=min_rating,
             max_rating=max_rating,
         )
-        Seat.objects.create(match=match, index=0, user=user)
+        Seat.objects.create(match=match, index=0, user=user, ip_address=ip_address)
     return match
 
 
@@ -67,8 +71,10 @@ def _lock_open(match_id: int) -> Match:
     return match
 
 
-def table_join(*, user, match_id: int, seat: int | None = None) -> Seat:
+def table_join(*, user, match_id: int, seat: int | None = None, ip_address: str | None = None) -> Seat:
     """Sit ``user`` at the table: at ``seat`` if given, else at the first free seat."""
+    if is_locked_out(user):
+        raise LobbyError("suspended")
     with transaction.atomic():
         match = _lock_open(match_id)
         taken = set(match.seats.values_list("index", flat=True))
@@ -86,7 +92,7 @@ def table_join(*, user, match_id: int, seat: int | None = None) -> Seat:
             raise LobbyError("seat_taken")
         try:
             with transaction.atomic():
-                return Seat.objects.create(match=match, index=seat, user=user)
+                return Seat.objects.create(match=match, index=seat, user=user, ip_address=ip_address)
         except IntegrityError:
             raise LobbyError("seat_taken") from None
 
@@ -132,4 +138,5 @@ def table_start(*, user, match_id: int) -> services.Update:
         if match.seats.count() < match.num_players:
             raise LobbyError("not_enough_players")
         logged = services.match_begin(match=match)
+        network_notices_for(match=match)
     return services.build_update(match, logged)

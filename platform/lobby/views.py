@@ -72,6 +72,7 @@ def table_create(request, game: str):
             time_control=form.cleaned_data["time_control"],
             min_rating=form.cleaned_data["min_rating"],
             max_rating=form.cleaned_data["max_rating"],
+            ip_address=request.META.get("REMOTE_ADDR"),
         )
     except LobbyError as error:
         messages.error(request, error.message)
@@ -120,7 +121,12 @@ def _run(request, match_id: int, action) -> tuple[bool, object]:
 def table_join(request, match_id: int):
     raw_seat = request.POST.get("seat", "")
     seat = int(raw_seat) if raw_seat.isdigit() else None
-    _run(request, match_id, lambda: services.table_join(user=request.user, match_id=match_id, seat=seat))
+    ip_address = request.META.get("REMOTE_ADDR")
+    _run(
+        request,
+        match_id,
+        lambda: services.table_join(user=request.user, match_id=match_id, seat=seat, ip_address=ip_address),
+    )
     return redirect("lobby:table", match_id=match_id)
 
 

@@ -12,12 +12,19 @@ Dividing by ``n - 1`` makes ``change(a)`` K times a's average surplus over its o
 moves a rating no more than a duel does (never more than K). With equal K factors the changes sum to zero, since
 E(a, b) + E(b, a) = 1 and S(a, b) + S(b, a) = 1.
 
+Sources: the two-player formula is Elo's logistic curve on the 400-point scale (A. Elo, "The Rating of
+Chessplayers, Past and Present", 1978; used by the USCF, close to FIDE's tables); scoring a multiplayer ranking
+as its pairwise duels is the usual "multiplayer Elo" (Tom Kerrigan's Simple Multiplayer Elo uses the same
+two-player equations, but only against the neighbours just above and below: see ``_duels_change``).
+
 Public API
 ----------
 ``k_factor(games_played)``
     K for a player who has already played ``games_played`` rated games of this game.
 ``expected_score(rating, opponent_rating)``
     E above.
+``duel_score(position, opponent_position)``
+    S above, from places in the ranking (0 = best).
 ``final_ranking(ranking, abandoned=())``
     The ranking used for rating: abandoning seats moved below everyone else.
 ``rating_changes(ranking, ratings=..., games_played=..., abandoned=(), unrated_seats=())``

@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "turnengine",
     "lobby",
     "ratings",
+    "moderation",
     "games.perudo",
     "games.spicy",
     "games.chinesecheckers",
@@ -56,6 +57,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "moderation.middleware.SanctionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -101,6 +103,8 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = ["moderation.backends.SanctionAwareBackend"]
+TAPETE_CHAT_LINES_PER_MINUTE = 20
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby:home"
 LOGOUT_REDIRECT_URL = "lobby:home"

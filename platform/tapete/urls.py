@@ -9,5 +9,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("", include("turnengine.urls")),
     path("", include("ratings.urls")),
+    path("", include("moderation.urls")),
     path("", include("lobby.urls")),
 ]

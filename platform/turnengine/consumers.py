@@ -14,13 +14,19 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from turnengine import services, timers
+from moderation.services import (
+    chat_mute_toggle,
+    is_locked_out,
+    user_group,
+)
+from turnengine import chat, services, timers
 from turnengine.broadcast import broadcast
 from turnengine.errors import EngineError, engine_error
 from turnengine.models import Match, Seat
 from turnengine.ratelimit import TokenBucket
 
 CLOSE_UNAUTHENTICATED = 4401
+CLOSE_SUSPENDED = 4403
 CLOSE_NOT_FOUND = 4404
 
 # The transaction runs on Channels' database thread; building every seat's frame is CPU work kept off it.
@@ -37,12 +43,19 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return
         self.user = user
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
+        if await database_sync_to_async(is_locked_out)(user):
+            await self.close(code=CLOSE_SUSPENDED)
+            return
         found = await database_sync_to_async(self._resolve)()
         if not found:
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.bucket = TokenBucket(settings.TAPETE_WS_RATE_PER_SECOND, settings.TAPETE_WS_RATE_BURST)
-        self.groups_joined = [self.match.group_name(self.seat), self.match.group_name("all")]
+        self.groups_joined = [
+            self.match.group_name(self.seat),
+            self.match.group_name("all"),
+            user_group(self.user.pk),  # a suspension or ban closes this socket at once
+        ]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
@@ -97,6 +110,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             "back": self.on_seat_service,
             "leave": self.on_seat_service,
             "end": self.on_seat_service,
+            "mute": self.on_mute,
+            "unmute": self.on_mute,
         }.get(content["t"])
         if handler is None:
             await self.send_error(engine_error("unknown_frame"))
@@ -132,10 +147,29 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def on_chat(self, frame: dict) -> None:
         data = frame.get("d")
         text = data.get("text") if isinstance(data, dict) else None
-        update = await database_sync_to_async(services.chat_post)(
-            match=self.match, user=self.user, text=text, max_length=settings.TAPETE_CHAT_MAX_LENGTH
+        update = await database_sync_to_async(chat.chat_post)(
+            match=self.match,
+            user=self.user,
+            seat=self.seat,
+            text=text,
+            max_length=settings.TAPETE_CHAT_MAX_LENGTH,
         )
         await broadcast(update)
+
+    async def on_mute(self, frame: dict) -> None:
+        """Hide (``mute``) or show again (``unmute``) another player's chat, for this player only."""
+        data = frame.get("d")
+        username = data.get("username") if isinstance(data, dict) else None
+        if not isinstance(username, str):
+            raise engine_error("malformed")
+        muted = await database_sync_to_async(chat_mute_toggle)(
+            user=self.user, username=username, mute=frame["t"] == "mute"
+        )
+        await self.send(text_data=services.encode_frame("muted", None, {"muted": muted}))
+
+    async def session_revoke(self, message: dict) -> None:
+        """A moderator suspended or banned this player: close the socket now."""
+        await self.close(code=CLOSE_SUSPENDED)
 
     async def frame_relay(self, message: dict) -> None:
         await self.send(text_data=message["text"])

@@ -31,6 +31,8 @@ MESSAGES = {
     "rate_limited": _("Too many messages: slow down."),
     "others_present": _("You can end the table only when everyone else is absent."),
     "chat_empty": _("Say something first."),
+    "chat_rate_limited": _("You are chatting too fast: wait a moment."),
+    "suspended": _("Your account is suspended."),
     "chat_too_long": _("That chat message is too long."),
 }
 

@@ -102,6 +102,7 @@ class Seat(models.Model):
     abandoned = models.BooleanField(
         _("abandoned"), default=False, help_text=_("Left a ranked game before its end (ratings count it).")
     )
+    ip_address = models.GenericIPAddressField(_("IP address"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat")
@@ -154,10 +155,18 @@ class MatchAction(AppendOnlyModel):
         return f"{self.match_id} step {self.step}: seat {self.seat} {self.action.get('type')}"
 
 
-class ChatMessage(AppendOnlyModel):
+class ChatMessage(models.Model):
+    """A chat line, kept for moderation. Players and spectators chat separately; a moderator may hide a line."""
+
+    class Channel(models.TextChoices):
+        PLAYERS = "players", _("Players")
+        SPECTATORS = "spectators", _("Spectators")
+
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat", verbose_name=_("match"))
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, verbose_name=_("author"))
+    channel = models.CharField(_("channel"), max_length=16, choices=Channel, default=Channel.PLAYERS)
     text = models.CharField(_("text"), max_length=500)
+    hidden = models.BooleanField(_("hidden by a moderator"), default=False)
     created_at = models.DateTimeField(_("time"), auto_now_add=True, db_index=True)
 
     class Meta:

@@ -24,8 +24,9 @@ from django.utils import timezone
 from ratings.selectors import match_pool, ratings_by_user
 from ratings.services import rating_apply_outcome
 from turnengine import clocks
+from turnengine.chat import recent_chat
 from turnengine.errors import EngineError, engine_error
-from turnengine.models import ChatMessage, Match, MatchAction, Seat
+from turnengine.models import Match, MatchAction, Seat
 from turnengine.plugin import CHANCE, RulesError, replay
 
 
@@ -269,7 +270,7 @@ def build_update(match: Match, logged: list[MatchAction]) -> Update:
     return update
 
 
-def match_snapshot(*, match: Match, seat: int | None, chat_limit: int = 50) -> str:
+def match_snapshot(*, match: Match, seat: int | None, chat_limit: int = 50, extra: dict | None = None) -> str:
     """The full frame a client gets on connect and on ``sync``: view, legal actions, its whole log, seats, chat."""
     rows = MatchAction.objects.filter(match=match).order_by("step").values_list("events", flat=True)
     log = [event for events in rows for event in events]
@@ -280,14 +281,10 @@ def match_snapshot(*, match: Match, seat: int | None, chat_limit: int = 50) -> s
             "match_id": match.pk,
             "game": match.game,
             "players": seats_public(match),
-            "chat": [
-                chat_payload(message)
-                for message in reversed(
-                    list(match.chat.select_related("user").order_by("-created_at", "-pk")[:chat_limit])
-                )
-            ],
+            "chat": recent_chat(match=match, seat=seat, limit=chat_limit),
         }
     )
+    data.update(extra or {})
     return encode_frame("view", match.version, data)
 
 
@@ -312,21 +309,6 @@ def seats_public(match: Match) -> list[dict]:
 
 
 # --- chat and presence ----------------------------------------------------------------------------------------
-
-
-def chat_payload(message: ChatMessage) -> dict:
-    return {"user": message.user.username, "text": message.text, "at": message.created_at.isoformat()}
-
-
-def chat_post(*, match: Match, user, text: object, max_length: int) -> Update:
-    """Persist a table chat line and return the frame for everyone at the table."""
-    if not isinstance(text, str) or not text.strip():
-        raise engine_error("chat_empty")
-    text = text.strip()
-    if len(text) > max_length:
-        raise engine_error("chat_too_long")
-    message = ChatMessage.objects.create(match=match, user=user, text=text)
-    return Update({match.group_name("all"): encode_frame("chat", match.version, chat_payload(message))})
 
 
 def presence_change(*, match: Match, seat: int | None, delta: int) -> Update:

@@ -169,8 +169,18 @@
     appendChat(line) {
       const chat = this.root.querySelector("[data-chat]");
       if (!chat) return;
+      const muted = (this.muted || []).includes(line.user);
+      const own = line.user === this.root.dataset.username;
+      const reportUrl = this.root.dataset.reportUrl
+        ? `${this.root.dataset.reportUrl.replace("__user__", encodeURIComponent(line.user))}?match=${this.root.dataset.matchId}&move=${this.version || ""}&chat=${line.id}`
+        : null;
       // Text nodes only: a chat line is never interpreted as HTML.
-      chat.append(el("li", {}, el("strong", { text: `${line.user}: ` }), line.text));
+      chat.append(el("li", { class: `chat-line${line.channel === "spectators" ? " spectator-line" : ""}`, hidden: muted },
+        el("strong", { text: `${line.user}${line.channel === "spectators" ? ` (${_("spectator")})` : ""}: ` }), line.text,
+        own ? null : el("span", { class: "chat-tools" },
+          el("button", { type: "button", class: "link", text: _("mute"), "aria-label": fmt(_("Hide %s's chat"), [line.user]),
+            onclick: () => this.send("mute", { username: line.user }) }),
+          reportUrl ? el("a", { href: reportUrl, text: _("report"), "aria-label": fmt(_("Report %s"), [line.user]) }) : null)));
       chat.scrollTop = chat.scrollHeight;
     }
 
@@ -217,6 +227,7 @@
       if (frame.t === "view") {
         if (frame.d.snapshot) {
           this.players = frame.d.players || this.players;
+          this.muted = frame.d.muted || [];
           this.root.querySelector("[data-chat]")?.replaceChildren();
           (frame.d.chat || []).forEach((line) => this.appendChat(line));
         } else if (this.version !== null && frame.v !== this.version + 1) {
@@ -235,6 +246,9 @@
         this.renderPlayers();
       } else if (frame.t === "chat") {
         this.appendChat(frame.d);
+      } else if (frame.t === "muted") {
+        this.muted = frame.d.muted;
+        this.send("sync", {});
       } else if (frame.t === "error") {
         this.showError(frame.d.message);
         if (frame.d.code === "stale") this.send("sync", {});

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from tests.conftest import FAST_OPTIONS, GAME_KEYS, play_one_random_action, play_to_the_end
-from turnengine import services
+from turnengine import chat, services
 from turnengine.errors import EngineError
 from turnengine.models import Match, MatchAction
 from turnengine.plugin import CHANCE
@@ -148,13 +148,13 @@ def test_the_action_log_is_append_only(start_table):
 
 def test_chat_is_persisted_and_length_limited(start_table):
     match, users = start_table("spicy")
-    update = services.chat_post(match=match, user=users[0], text="  hola  ", max_length=10)
+    update = chat.chat_post(match=match, user=users[0], seat=0, text="  hola  ", max_length=10)
     frame = json.loads(update.frames[match.group_name("all")])
     assert frame["t"] == "chat" and frame["d"]["text"] == "hola"
     assert match.chat.get().text == "hola"
     for bad in ["", "   ", None, 42, "x" * 11]:
         with pytest.raises(EngineError):
-            services.chat_post(match=match, user=users[0], text=bad, max_length=10)
+            chat.chat_post(match=match, user=users[0], seat=0, text=bad, max_length=10)
     assert match.chat.count() == 1
 
 

@@ -222,7 +222,9 @@ def test_a_last_card_waits_for_the_grace_period_not_the_opponents_bank(start_tab
     match, users = start_table("spicy", 2, {"challengeGraceMs": 3000, "handSize": 1})
     (seat,) = match.rules.awaited(match.state)
     play = next(a for a in match.rules.legal_actions(match.state, seat) if a["type"] == "play")
-    services.match_apply_action(match_id=match.pk, user=users[seat], expected_version=match.version, action=play)
+    services.match_apply_action(
+        match_id=match.pk, user=users[seat], expected_version=match.version, action=play
+    )
     match.refresh_from_db()
     assert match.state["phase"] == LAST_CARD
     opponent = 1 - seat

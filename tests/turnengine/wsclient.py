@@ -17,7 +17,7 @@ def make_session_key(user) -> str:
     """A logged-in session for ``user``, as the log-in page would create it."""
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.save()
     return session.session_key

@@ -27,6 +27,7 @@ def pytest_collection_modifyitems(config, items):
 def deadlines_driven_by_the_tests(settings):
     """Tests move time themselves (``now=``); the Celery integration tests switch scheduling back on."""
     settings.TAPETE_SCHEDULE_DEADLINES = False
+    settings.TAPETE_SCHEDULE_BOTS = False
 
 
 @pytest.fixture

@@ -90,3 +90,19 @@ def celery_worker(env: dict[str, str], *, beat: bool = True):
                 process.wait(10)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+def wait_for_other_database_sessions(connection, timeout: float = 10) -> None:
+    """Server and worker processes' PostgreSQL sessions end a moment after the processes: wait for them, so the
+    test database can be dropped at the end of the run. Nothing to do on SQLite."""
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.05)

@@ -23,6 +23,7 @@ MESSAGES = {
     "creator_cannot_leave": _("The creator cannot leave: cancel the table instead."),
     "invalid_options": _("These options are not valid."),
     "suspended": _("Your account is suspended: you cannot open or join tables."),
+    "unknown_bot_level": _("There is no such computer player."),
     "invalid_time_control": _("There is no such time control."),
     "ranked_needs_clock": _("Ranked tables need a time limit."),
     "range_needs_ranked": _("Only ranked tables can be restricted to a rating range."),

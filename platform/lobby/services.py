@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from lobby.errors import LobbyError
 from moderation.services import is_locked_out, network_notices_for
 from ratings.selectors import match_pool, rating_value
-from turnengine import clocks, registry, services
+from turnengine import bots, clocks, registry, services
 from turnengine.models import Match, Seat
 from turnengine.plugin import InvalidOptions
 
@@ -95,6 +95,28 @@ def table_join(*, user, match_id: int, seat: int | None = None, ip_address: str 
                 return Seat.objects.create(match=match, index=seat, user=user, ip_address=ip_address)
         except IntegrityError:
             raise LobbyError("seat_taken") from None
+
+
+def table_add_bot(*, user, match_id: int, level: str, seat: int | None = None) -> Seat:
+    """The creator seats a computer player of ``level`` at a free seat."""
+    with transaction.atomic():
+        match = _lock_open(match_id)
+        if match.created_by_id != user.pk:
+            raise LobbyError("not_creator")
+        if level not in bots.levels(match.game):
+            raise LobbyError("unknown_bot_level")
+        taken = set(match.seats.values_list("index", flat=True))
+        free = [index for index in range(match.num_players) if index not in taken]
+        if seat is None:
+            if not free:
+                raise LobbyError("table_full")
+            seat = free[0]
+        elif seat not in free:
+            raise LobbyError("seat_taken" if 0 <= seat < match.num_players else "no_such_seat")
+        robot = bots.bot_user(level=level, taken_user_ids=set(match.seats.values_list("user_id", flat=True)))
+        match.bot_seats = sorted([*match.bot_seats, seat])
+        match.save(update_fields=["bot_seats"])
+        return Seat.objects.create(match=match, index=seat, user=robot)
 
 
 def _check_rating_range(match: Match, user) -> None:

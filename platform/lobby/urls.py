@@ -12,6 +12,7 @@ urlpatterns = [
     path("table/<int:match_id>/", views.table, name="table"),
     path("table/<int:match_id>/join/", views.table_join, name="join"),
     path("table/<int:match_id>/leave/", views.table_leave, name="leave"),
+    path("table/<int:match_id>/bot/", views.table_add_bot, name="add_bot"),
     path("table/<int:match_id>/cancel/", views.table_cancel, name="cancel"),
     path("table/<int:match_id>/start/", views.table_start, name="start"),
     path("invite/<str:token>/", views.invite, name="invite"),

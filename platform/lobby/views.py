@@ -13,7 +13,7 @@ from lobby import selectors, services
 from lobby.errors import LobbyError
 from lobby.forms import TableForm
 from lobby.notify import lobby_changed
-from turnengine import registry
+from turnengine import bots, registry
 from turnengine.broadcast import broadcast_sync
 from turnengine.models import Match
 from turnengine.views import board_templates
@@ -92,6 +92,7 @@ def table(request, match_id: int):
         "free_seats": [i for i in range(match.num_players) if i not in {seat.index for seat in seats}],
         "my_seat": my_seat,
         "invite_url": request.build_absolute_uri(reverse("lobby:invite", args=[match.invite_token])),
+        "bot_levels": list(bots.levels(match.game)),
         **board_templates(match.game),
     }
     template = "lobby/waiting.html" if match.status == Match.Status.OPEN else "turnengine/table.html"
@@ -126,6 +127,20 @@ def table_join(request, match_id: int):
         request,
         match_id,
         lambda: services.table_join(user=request.user, match_id=match_id, seat=seat, ip_address=ip_address),
+    )
+    return redirect("lobby:table", match_id=match_id)
+
+
+@login_required
+@require_POST
+def table_add_bot(request, match_id: int):
+    raw_seat = request.POST.get("seat", "")
+    seat = int(raw_seat) if raw_seat.isdigit() else None
+    level = request.POST.get("level", "")
+    _run(
+        request,
+        match_id,
+        lambda: services.table_add_bot(user=request.user, match_id=match_id, level=level, seat=seat),
     )
     return redirect("lobby:table", match_id=match_id)
 

@@ -174,6 +174,8 @@ CELERY_BEAT_SCHEDULE = {
 # Clocks: schedule a Celery task at each deadline (tests switch it off and drive time themselves); open tables
 # nobody starts close after this long.
 TAPETE_SCHEDULE_DEADLINES = env_flag("TAPETE_SCHEDULE_DEADLINES", True)
+TAPETE_SCHEDULE_BOTS = env_flag("TAPETE_SCHEDULE_BOTS", True)
+TAPETE_BOT_DELAY_SECONDS = float(os.environ.get("TAPETE_BOT_DELAY_SECONDS", "1.5"))  # a human-like pause
 TAPETE_OPEN_TABLE_TTL_SECONDS = int(os.environ.get("TAPETE_OPEN_TABLE_TTL_SECONDS", str(2 * 3600)))
 
 # Websocket limits: a frame larger than this, or more than RATE frames a second (with a burst), is refused.

@@ -58,6 +58,7 @@ class Match(models.Model):
         _("clocks"), null=True, blank=True, help_text=_("Banks, running clocks, absences.")
     )
     deadline_at = models.DateTimeField(_("next deadline"), null=True, blank=True, db_index=True)
+    bot_seats = models.JSONField(_("bot seats"), default=list, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     last_action_at = models.DateTimeField(_("last action"), null=True, blank=True)

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from ratings.selectors import match_pool, ratings_by_user
 from ratings.services import rating_apply_outcome
-from turnengine import clocks
+from turnengine import bots, clocks
 from turnengine.chat import recent_chat
 from turnengine.errors import EngineError, engine_error
 from turnengine.models import Match, MatchAction, Seat
@@ -138,7 +138,7 @@ def advance(match: Match, rules, seat: int | None, action: dict | None, now: dat
         absent = sorted(s for s in rules.awaited(match.state) if match.clock["absent"][s])
         if not absent:
             break
-        logged.append(_apply(match, rules, absent[0], rules.timeout_action(match.state, absent[0])))
+        logged.append(_apply(match, rules, absent[0], bots.auto_play_action(match, absent[0])))
     after = rules.awaited(match.state)
     window_ms = getattr(rules, "window_ms", None)
     windows = {s: window_ms(match.state, s) for s in after - before} if window_ms else {}
@@ -196,6 +196,8 @@ def persist(match: Match, logged: list[MatchAction], now: datetime) -> None:
     match.save(update_fields=PERSISTED_FIELDS)
     if match.deadline_at is not None:
         schedule_deadline(match)
+    if match.status == Match.Status.ACTIVE:
+        bots.schedule_bots(match)
 
 
 def schedule_deadline(match: Match) -> None:

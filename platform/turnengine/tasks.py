@@ -18,3 +18,13 @@ def match_deadline(match_id: int, version: int) -> None:
 def sweep_deadlines() -> dict:
     """Celery beat: catch deadlines whose task was lost and close tables that never started."""
     return timers.sweep()
+
+
+@shared_task(ignore_result=True)
+def bot_move(match_id: int, version: int) -> None:
+    """A bot's move after a human-like delay; idempotent like the deadlines."""
+    from turnengine.bots import bot_play
+
+    update = bot_play(match_id=match_id, version=version)
+    if update is not None:
+        broadcast_sync(update)

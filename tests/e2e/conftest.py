@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 
 from tests.conftest import PASSWORD
-from tests.servers import daphne_servers
+from tests.servers import daphne_servers, wait_for_other_database_sessions
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -45,6 +45,7 @@ def live_url(django_db_setup, django_db_blocker):
         env = {"DATABASE_URL": _database_url(), "DJANGO_DEBUG": "true"}
         with daphne_servers(1, env) as (port,):
             yield f"http://127.0.0.1:{port}"
+        wait_for_other_database_sessions(connection)
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 
 from lobby import services as lobby
-from tests.servers import celery_worker
+from tests.servers import celery_worker, wait_for_other_database_sessions
 from turnengine import services
 from turnengine.models import Match
 
@@ -73,6 +73,7 @@ def test_a_player_who_never_moves_is_timed_out_and_the_game_still_ends(make_user
     match, users = _table(make_user, settings)
     with celery_worker(_worker_env()):
         _play_until(match, users, lambda m: m.status == Match.Status.FINISHED, timeout=120)
+    wait_for_other_database_sessions(connection)
     assert match.clock["absent"] == [False, True]
     assert match.result["ranking"] in ([[0], [1]], [[1], [0]])
 
@@ -86,4 +87,27 @@ def test_a_worker_killed_mid_game_loses_no_deadline(make_user, settings):
     time.sleep(1)  # the next deadline passes while no worker runs
     with celery_worker(_worker_env()):  # the restarted worker's sweeper finds the overdue deadline
         _play_until(match, users, lambda m: m.status == Match.Status.FINISHED, timeout=120)
+    wait_for_other_database_sessions(connection)
     assert match.status == Match.Status.FINISHED
+
+
+def test_a_single_player_plays_a_table_of_bots_to_the_end(make_user, settings):
+    settings.TAPETE_SCHEDULE_BOTS = True
+    settings.TAPETE_BOT_DELAY_SECONDS = 0.05
+    human = make_user()
+    match = lobby.table_create(
+        user=human,
+        game="perudo",
+        num_players=3,
+        options={"startingDice": 2, "maxDice": 2},
+        ranked=False,
+        time_control="blitz",
+    )
+    lobby.table_add_bot(user=human, match_id=match.pk, level="easy")
+    lobby.table_add_bot(user=human, match_id=match.pk, level="medium")
+    lobby.table_start(user=human, match_id=match.pk)
+    with celery_worker({**_worker_env(), "TAPETE_BOT_DELAY_SECONDS": "0.05"}):
+        _play_until(match, [human], lambda m: m.status == Match.Status.FINISHED, timeout=120)
+    wait_for_other_database_sessions(connection)
+    assert match.status == Match.Status.FINISHED
+    assert sorted(seat for group in match.result["ranking"] for seat in group) == [0, 1, 2]

@@ -4,14 +4,13 @@ player connected to the other."""
 import asyncio
 import json
 import os
-import time
 
 import pytest
 import websockets
 from django.conf import settings
 from django.db import connection
 
-from tests.servers import daphne_servers
+from tests.servers import daphne_servers, wait_for_other_database_sessions
 from tests.turnengine.wsclient import make_session_key
 
 needs_services = pytest.mark.skipif(
@@ -71,17 +70,4 @@ def test_a_move_through_one_process_reaches_a_player_on_the_other(start_table):
 
     with daphne_servers(2, env) as ports:
         asyncio.run(play(ports))
-    _wait_for_other_sessions_to_close()
-
-
-def _wait_for_other_sessions_to_close(timeout: float = 10) -> None:
-    """The servers' database sessions end a moment after the processes: wait, so the test database can be dropped."""
-    deadline = time.monotonic() + timeout
-    with connection.cursor() as cursor:
-        while time.monotonic() < deadline:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            if cursor.fetchone()[0] == 0:
-                return
-            time.sleep(0.05)
+    wait_for_other_database_sessions(connection)

@@ -80,18 +80,23 @@ def test_a_reversal_restores_everyones_rating_and_is_audited(start_table, make_u
 def test_a_rating_range_keeps_other_players_out(make_user):
     creator, strong = make_user(), make_user()
     Rating.objects.create(user=strong, game="perudo", pool="duel", rating=1900, games=30)
-    match = lobby.table_create(user=creator, game="perudo", num_players=2, options={}, ranked=True,
-                               min_rating=1000, max_rating=1700)
+    match = lobby.table_create(
+        user=creator, game="perudo", num_players=2, options={}, ranked=True, min_rating=1000, max_rating=1700
+    )
     with pytest.raises(LobbyError) as refused:
         lobby.table_join(user=strong, match_id=match.pk)
     assert refused.value.code == "rating_out_of_range"
     lobby.table_join(user=make_user(), match_id=match.pk)  # a new player (1500) may join
     with pytest.raises(LobbyError) as refused:
-        lobby.table_create(user=creator, game="perudo", num_players=2, options={}, ranked=False, min_rating=1000)
+        lobby.table_create(
+            user=creator, game="perudo", num_players=2, options={}, ranked=False, min_rating=1000
+        )
     assert refused.value.code == "range_needs_ranked"
 
 
-def test_the_leaderboard_lists_established_humans_and_marks_provisional_ones(client, make_user, django_user_model):
+def test_the_leaderboard_lists_established_humans_and_marks_provisional_ones(
+    client, make_user, django_user_model
+):
     ana, bruno = make_user("ana"), make_user("bruno")
     robot = django_user_model.objects.create_user("robot", is_bot=True)
     Rating.objects.create(user=ana, game="spicy", pool="standard", rating=1610, games=40)
@@ -107,7 +112,7 @@ def test_the_profile_shows_a_rating_chart(client, start_table):
     match, users = start_table("perudo", 2, ranked=True)
     play_to_the_end(match, users)
     page = client.get(reverse("profile", args=[users[0].username]))
-    assert b"<svg class=\"rating-chart\"" in page.content
+    assert b'<svg class="rating-chart"' in page.content
     assert reverse("turnengine:replay", args=[match.pk]).encode() in page.content
 
 
@@ -117,8 +122,13 @@ def test_tables_ending_at_once_for_the_same_players_are_all_rated(make_user):
     matches = []
     for index in range(4):
         first, second = (ana, bruno) if index % 2 == 0 else (bruno, ana)  # seat orders differ
-        match = lobby.table_create(user=first, game="chinesecheckers", num_players=2,
-                                   options={"maxTurns": 10, "firstPlayer": "seat0"}, ranked=True)
+        match = lobby.table_create(
+            user=first,
+            game="chinesecheckers",
+            num_players=2,
+            options={"maxTurns": 10, "firstPlayer": "seat0"},
+            ranked=True,
+        )
         lobby.table_join(user=second, match_id=match.pk)
         lobby.table_start(user=first, match_id=match.pk)
         match.refresh_from_db()
@@ -126,8 +136,12 @@ def test_tables_ending_at_once_for_the_same_players_are_all_rated(make_user):
         seats = [first, second]
         for _ in range(19):  # 20 plies end the game at the turn limit: stop one before
             seat = min(match.rules.to_act(match.state))
-            services.match_apply_action(match_id=match.pk, user=seats[seat], expected_version=match.version,
-                                        action=rng.choice(match.rules.legal_actions(match.state, seat)))
+            services.match_apply_action(
+                match_id=match.pk,
+                user=seats[seat],
+                expected_version=match.version,
+                action=rng.choice(match.rules.legal_actions(match.state, seat)),
+            )
             match.refresh_from_db()
         matches.append((match, seats))
     barrier = threading.Barrier(len(matches))
@@ -138,8 +152,9 @@ def test_tables_ending_at_once_for_the_same_players_are_all_rated(make_user):
             seat = min(match.rules.to_act(match.state))
             action = match.rules.legal_actions(match.state, seat)[0]
             barrier.wait()
-            services.match_apply_action(match_id=match.pk, user=seats[seat], expected_version=match.version,
-                                        action=action)
+            services.match_apply_action(
+                match_id=match.pk, user=seats[seat], expected_version=match.version, action=action
+            )
         except Exception as error:  # noqa: BLE001 - collected and asserted below
             errors.append(error)
         finally:

@@ -2,6 +2,7 @@
 
 from django.db.models import Count, Prefetch, QuerySet
 
+from ratings.selectors import match_pool, ratings_by_user
 from turnengine.models import Match, Seat
 
 
@@ -23,3 +24,22 @@ def running_tables(*, game: str, limit: int = 20) -> QuerySet[Match]:
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index")))
         .order_by("-started_at")[:limit]
     )
+
+
+def with_ratings(matches) -> list[Match]:
+    """Attach ``players``: (username, rating in the table's pool or None, is a bot) to each match, for the lobby."""
+    matches = list(matches)
+    for match in matches:
+        seats = list(match.seats.all())
+        ratings = ratings_by_user(
+            game=match.game, pool=match_pool(match), user_ids=[seat.user_id for seat in seats]
+        )
+        match.players = [
+            (
+                seat.user.username,
+                ratings[seat.user_id].display if seat.user_id in ratings else None,
+                seat.user.is_bot,
+            )
+            for seat in seats
+        ]
+    return matches

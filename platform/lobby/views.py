@@ -48,8 +48,8 @@ def table_list(request, game: str):
 
 def _table_lists(rules) -> dict:
     return {
-        "open_tables": selectors.open_tables(game=rules.key),
-        "running_tables": selectors.running_tables(game=rules.key),
+        "open_tables": selectors.with_ratings(selectors.open_tables(game=rules.key)),
+        "running_tables": selectors.with_ratings(selectors.running_tables(game=rules.key)),
     }
 
 

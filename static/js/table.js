@@ -99,6 +99,10 @@
         player.rating !== null && player.rating !== undefined ? el("span", { class: "rating", text: `${player.rating}`, title: _("rating") }) : null,
         player.seat === this.ctx.seat ? el("span", { class: "you", text: ` (${_("you")})` }) : null,
         absent ? el("span", { class: "absent-badge", text: _("absent") }) : null,
+        this.live && player.seat !== this.ctx.seat && this.root.dataset.reportUrl && !player.bot
+          ? el("a", { class: "report-link", href: `${this.root.dataset.reportUrl.replace("__user__", encodeURIComponent(player.username))}?match=${this.root.dataset.matchId}&move=${this.version || ""}`,
+            text: "⚑", title: fmt(_("Report %s"), [player.username]), "aria-label": fmt(_("Report %s"), [player.username]) })
+          : null,
         acting ? el("span", { class: "turn-badge", text: _("to play") }) : null,
         clock && clock.kind !== "none" ? el("span", { class: "clock", "data-clock-seat": player.seat, "aria-hidden": "true" }) : null);
       }));
@@ -129,6 +133,29 @@
           this.announce(_("Hurry: your time is running out."));
         }
       });
+    }
+
+    // Optional sound (off by default, remembered per browser): a short tone when it becomes your turn.
+    soundOn() { return window.localStorage && localStorage.getItem("tapete-sound") === "on"; }
+
+    bindSoundToggle() {
+      const toggle = this.root.querySelector("[data-sound]");
+      if (!toggle) return;
+      toggle.checked = this.soundOn();
+      toggle.addEventListener("change", () => localStorage.setItem("tapete-sound", toggle.checked ? "on" : "off"));
+    }
+
+    chime() {
+      if (!this.soundOn() || !window.AudioContext) return;
+      const audio = this.audio || (this.audio = new AudioContext());
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = 660;
+      gain.gain.setValueAtTime(0.15, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+      tone.connect(gain).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.35);
     }
 
     announce(message) { const box = this.root.querySelector("[data-announce]"); if (box) box.textContent = message; }
@@ -234,10 +261,13 @@
           this.send("sync", {});  // we missed a version: ask for a fresh snapshot
           return;
         }
+        const wasMyTurn = this.myTurn;
         this.version = frame.v;
         this.data = frame.d;
         this.receivedAt = Date.now();
         this.warned = false;
+        this.myTurn = this.ctx.seat !== null && ((frame.d.view || {}).awaited || []).includes(this.ctx.seat);
+        if (this.myTurn && !wasMyTurn && !frame.d.snapshot) this.chime();
         this.appendLog(frame.d.events || [], Boolean(frame.d.snapshot));
         this.render(frame.d.snapshot ? [] : frame.d.events || []);
       } else if (frame.t === "presence") {
@@ -322,6 +352,7 @@
       document.querySelectorAll("[data-table]").forEach((root) => {
         const table = new Table(root);
         if (table.live) {
+          table.bindSoundToggle();
           table.connect();
           setInterval(() => table.tickClocks(), 250);
         } else {

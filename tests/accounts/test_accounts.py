@@ -76,3 +76,13 @@ def test_demo_admin_is_created_once(django_user_model):
     call_command("ensure_demo_admin")
     admin = django_user_model.objects.get(username="admin")
     assert admin.is_superuser
+
+
+@pytest.mark.parametrize(("language", "phrase"), [("fr", "Jeux"), ("it", "Giochi")])
+def test_the_site_speaks_french_and_italian(client, language, phrase):
+    from django.conf import settings
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = client.get(reverse("lobby:home"))
+    assert page.context["LANGUAGE_CODE"] == language
+    assert phrase in page.content.decode()

@@ -9,7 +9,7 @@
   // ------------------------------------------------------------------------------------------- words
 
   const _ = (text) => (window.gettext ? window.gettext(text) : text);
-  const n_ = (singular, plural, count) =>
+  const ngettext = (singular, plural, count) =>
     (window.ngettext ? window.ngettext(singular, plural, count) : (count === 1 ? singular : plural));
   // Named interpolation: fmt("%(name)s moves", {name: "Ana"}).
   function fmt(text, values) {
@@ -346,7 +346,7 @@
     const key = cubeKey(origin);
     const [x, y] = ui.layout.at(origin);
     const selected = key === ui.selected;
-    const label = fmt(n_("Your marble at %(place)s: %(count)s possible move",
+    const label = fmt(ngettext("Your marble at %(place)s: %(count)s possible move",
       "Your marble at %(place)s: %(count)s possible moves", moves.length), { place: placeWords(origin), count: moves.length });
     return svg("g", {
       class: `cc-control${selected ? " selected" : ""}`, "data-cell": key, "data-focus-key": `m:${key}`,
@@ -396,7 +396,7 @@
     restoreFocus(`m:${key}`);
     if (ui.selected) {
       const count = ui.moves.get(key).length;
-      announce(fmt(n_("Marble selected: %(count)s destination. Tab to it, Escape to cancel.",
+      announce(fmt(ngettext("Marble selected: %(count)s destination. Tab to it, Escape to cancel.",
         "Marble selected: %(count)s destinations. Tab to one, Escape to cancel.", count), { count }));
     } else {
       announce(_("Selection cancelled."));
@@ -512,7 +512,7 @@
         Tapete.el("span", { class: "cc-score-value", text: fmt(_("%(score)s / 120"), { score: summary.score }) }),
         Tapete.el("span", { class: "cc-bar", "aria-hidden": "true" },
           Tapete.el("span", { style: `width: ${(100 * summary.score) / 120}%; background: ${COLOURS[seat]}` })),
-        Tapete.el("span", { class: "cc-home muted", text: fmt(n_("%(home)s of 10 marbles home", "%(home)s of 10 marbles home",
+        Tapete.el("span", { class: "cc-home muted", text: fmt(ngettext("%(home)s of 10 marbles home", "%(home)s of 10 marbles home",
           summary.home), { home: summary.home }) }));
     }));
   }
@@ -520,12 +520,12 @@
   function howWords(hops) {
     if (hops === 0) return _("with a step");
     if (hops === 1) return _("with a single hop");
-    return fmt(n_("in a chain of %(hops)s hop", "in a chain of %(hops)s hops", hops), { hops });
+    return fmt(ngettext("in a chain of %(hops)s hop", "in a chain of %(hops)s hops", hops), { hops });
   }
 
   function distanceWords(rows) {
-    if (rows > 0) return fmt(n_("%(rows)s row forward", "%(rows)s rows forward", rows), { rows });
-    if (rows < 0) return fmt(n_("%(rows)s row back", "%(rows)s rows back", -rows), { rows: -rows });
+    if (rows > 0) return fmt(ngettext("%(rows)s row forward", "%(rows)s rows forward", rows), { rows });
+    if (rows < 0) return fmt(ngettext("%(rows)s row back", "%(rows)s rows back", -rows), { rows: -rows });
     return _("sideways");
   }
 

@@ -174,6 +174,9 @@ CELERY_BEAT_SCHEDULE = {
 # Clocks: schedule a Celery task at each deadline (tests switch it off and drive time themselves); open tables
 # nobody starts close after this long.
 TAPETE_SCHEDULE_DEADLINES = env_flag("TAPETE_SCHEDULE_DEADLINES", True)
+# Embedded default: the Celery worker posts its frames to the web process (see turnengine.broadcast).
+TAPETE_RELAY_URL = os.environ.get("TAPETE_RELAY_URL", "")
+TAPETE_RELAY_TOKEN = os.environ.get("TAPETE_RELAY_TOKEN", "")
 TAPETE_SCHEDULE_BOTS = env_flag("TAPETE_SCHEDULE_BOTS", True)
 TAPETE_BOT_DELAY_SECONDS = float(os.environ.get("TAPETE_BOT_DELAY_SECONDS", "1.5"))  # a human-like pause
 TAPETE_OPEN_TABLE_TTL_SECONDS = int(os.environ.get("TAPETE_OPEN_TABLE_TTL_SECONDS", str(2 * 3600)))

@@ -301,7 +301,7 @@ def seats_public(match: Match) -> list[dict]:
         {
             "seat": seat.index,
             "username": seat.user.username,
-            "online": seat.connections > 0,
+            "online": seat.connections > 0 or seat.user.is_bot,
             "absent": absent[seat.index],
             "rating": ratings[seat.user_id].display if seat.user_id in ratings else None,
             "bot": seat.user.is_bot,

@@ -1,0 +1,229 @@
+"""Reading the other seats' bids (the "hard" Perudo bot): a Bayesian posterior over each seat's hidden dice.
+
+A seat's dice are a multiset: with c dice there are C(c + 5, 5) of them (252 for five dice), each with its
+multinomial prior. Every bid the seat made this round is evidence, weighed by a model of how a sensible player
+bids given their own dice (they see their c dice and know N, the dice in play):
+
+* **plausibility**: a player bids "q × f" when, from their seat, it is not too unlikely. The likelihood of a hand
+  is ``floor + P_hand(q × f true)``, the probability from that seat (their matching dice plus a binomial over
+  the N − c dice they do not see);
+  A bid made out of turn (Salsa: not by the left neighbour of the previous bidder) was not forced: its
+  plausibility counts to the power ``eager_power``;
+* **face choice**: when the bid named a face among several allowed ones (an opening, or a switch of face), the
+  player picked it with a softmax over each allowed face's *surplus* (their expected count of the face minus the
+  lowest quantity they could bid on it), mixed with a uniform bluff: ``bluff + (1 − bluff) × softmax``.
+
+The posterior of each seat gives, per face, the distribution of that seat's matching dice; the seats are then
+convolved, as for the binomial model. A seat that has not bid keeps the plain binomial. Per-seat dice counts are
+those of ``bots_model.other_dice_counts`` (shown or estimated). The posteriors are cached: out-of-turn seats and
+repeated views of one position reuse them.
+
+The hard bot also sets apart the seat that will answer its raise (:class:`NextSeat`, the next seat clockwise):
+its own distribution per face, and the others' convolved without it, so the bot can weigh that seat's answer
+against the truth of the raise for each count that seat may hold (``bots.answered_value``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from games.perudo.bidding import (
+    FACES,
+    PACO,
+    normal_raise_minimums,
+    opening_minimums,
+    quantity_limit,
+)
+from games.perudo.bots_model import (
+    Pmfs,
+    View,
+    base_probability,
+    binomial,
+    binomial_tail,
+    convolve,
+    tail_at,
+    tails_of,
+)
+
+Counts = tuple[int, ...]  # dice per face, indexed by face (index 0 unused)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The bidder model's knobs."""
+
+    plausibility_floor: float = 0.1  # a bid the bidder thinks false still happens (bluffs, forced raises)
+    choice_sharpness: float = 1.0  # softmax β over the allowed faces' surplus
+    choice_bluff: float = 0.3  # share of face choices made at random
+    eager_power: float = 4.0  # an out-of-turn (Salsa) bid is made only when sure: plausibility ** this
+
+
+@dataclass(frozen=True)
+class SeatBid:
+    """One bid of another seat, with what they could have bid instead."""
+
+    quantity: int
+    face: int
+    choices: tuple[tuple[int, int], ...]  # (face, lowest quantity) they could name; empty: no choice of face
+    eager: bool = False  # made out of turn (Salsa): nobody had to speak, so the bidder felt sure
+
+
+@cache
+def hands(dice: int) -> tuple[tuple[Counts, float], ...]:
+    """Every multiset of ``dice`` dice as face counts, with its multinomial probability."""
+    out = []
+    for counts in _compositions(dice, 6):
+        ways = math.factorial(dice)
+        for count in counts:
+            ways //= math.factorial(count)
+        out.append(((0, *counts), ways / 6**dice))
+    return tuple(out)
+
+
+def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
+    if parts == 1:
+        return [(total,)]
+    return [(first, *rest) for first in range(total + 1) for rest in _compositions(total - first, parts - 1)]
+
+
+def matches(counts: Counts, face: int, palifico: bool) -> int:
+    if palifico or face == PACO:
+        return counts[face]
+    return counts[face] + counts[PACO]
+
+
+def seat_bids(view: View, total: int) -> dict[int, list[SeatBid]]:
+    """This round's bids per other seat, each with the faces that were open to the bidder."""
+    options = view["options"]
+    palifico = view["palifico"]
+    limit = quantity_limit(total, options["capBidAtDiceInPlay"])
+    any_face = options["raiseMode"] == "anyFaceOnHigherQty"
+    out: dict[int, list[SeatBid]] = {}
+    previous: dict | None = None
+    for entry in view["history"]:
+        if entry["seat"] != view["seat"]:
+            choices: tuple[tuple[int, int], ...] = ()
+            if previous is None:
+                pacos = options["allowPacoOpeningInPalifico"] if palifico else options["allowPacoOpening"]
+                if palifico and options["palificoPacoBids"] == "forbidden":
+                    pacos = False
+                minimums = opening_minimums(pacos)
+            elif palifico:
+                minimums = None  # the face is locked: the bid says nothing about a choice of face
+            else:
+                minimums = normal_raise_minimums(previous["quantity"], previous["face"], any_face)
+            if minimums is not None:
+                choices = tuple(
+                    (face, minimums[face])
+                    for face in FACES
+                    if minimums[face] is not None and minimums[face] <= limit
+                )
+            if len(choices) < 2:
+                choices = ()
+            eager = previous is not None and entry["seat"] != left_of(view["in_game"], previous["seat"])
+            out.setdefault(entry["seat"], []).append(
+                SeatBid(entry["quantity"], entry["face"], choices, eager)
+            )
+        previous = entry
+    return out
+
+
+def hand_likelihood(
+    counts: Counts, bids: tuple[SeatBid, ...], unseen: int, palifico: bool, reading: Reading
+) -> float:
+    """How likely a seat holding ``counts`` was to make ``bids`` (up to a constant)."""
+    likelihood = 1.0
+    for bid in bids:
+        p_face = base_probability(bid.face, palifico)
+        own = matches(counts, bid.face, palifico)
+        plausible = binomial_tail(unseen, p_face, bid.quantity - own)
+        if bid.eager:
+            plausible **= reading.eager_power
+        likelihood *= reading.plausibility_floor + plausible
+        if bid.choices:
+            likelihood *= face_choice(counts, bid, unseen, palifico, reading)
+    return likelihood
+
+
+def face_choice(counts: Counts, bid: SeatBid, unseen: int, palifico: bool, reading: Reading) -> float:
+    """P(the bidder names ``bid.face`` among ``bid.choices``): softmax of the surplus, mixed with a bluff."""
+    scores = {}
+    for face, lowest in bid.choices:
+        expected = matches(counts, face, palifico) + base_probability(face, palifico) * unseen
+        scores[face] = math.exp(reading.choice_sharpness * (expected - lowest))
+    share = scores.get(bid.face, 0.0) / sum(scores.values())
+    return reading.choice_bluff / len(bid.choices) + (1.0 - reading.choice_bluff) * share
+
+
+@lru_cache(maxsize=1024)
+def seat_pmfs(dice: int, bids: tuple[SeatBid, ...], total: int, palifico: bool, reading: Reading) -> Pmfs:
+    """Per face, the posterior distribution of one seat's matching dice given its bids."""
+    sums = {face: [0.0] * (dice + 1) for face in FACES}
+    unseen = max(total - dice, 0)
+    for counts, prior in hands(dice):
+        weight = prior * hand_likelihood(counts, bids, unseen, palifico, reading)
+        for face in FACES:
+            sums[face][matches(counts, face, palifico)] += weight
+    pmfs = {}
+    for face, values in sums.items():
+        norm = sum(values)
+        pmfs[face] = tuple(value / norm for value in values)
+    return pmfs
+
+
+def posterior_seat_pmfs(view: View, others: dict[int, int], total: int, reading: Reading) -> dict[int, Pmfs]:
+    """Per other seat and face, the distribution of that seat's matching dice, its bids read."""
+    palifico = view["palifico"]
+    bids = seat_bids(view, total)
+    out = {}
+    for seat, count in others.items():
+        if seat in bids:
+            out[seat] = seat_pmfs(count, tuple(bids[seat]), total, palifico, reading)
+        else:
+            out[seat] = {face: binomial(count, round(base_probability(face, palifico), 12)) for face in FACES}
+    return out
+
+
+def combine(seats: list[Pmfs]) -> Pmfs:
+    """The distribution of the sum over several seats, face by face."""
+    combined: Pmfs = {face: (1.0,) for face in FACES}
+    for pmfs in seats:
+        combined = {face: convolve(combined[face], pmfs[face]) for face in FACES}
+    return combined
+
+
+@dataclass(frozen=True)
+class NextSeat:
+    """The seat that answers the bot's raise: its matching dice per face, and everyone else's but the bot's."""
+
+    dice: int
+    pmfs: Pmfs
+    rest_tails: dict[int, tuple[float, ...]]  # face -> P(the other seats match at least k), k = 0..
+
+    def rest_at_least(self, face: int, needed: int) -> float:
+        return tail_at(self.rest_tails[face], needed)
+
+
+def left_of(in_game: list[int], seat: int) -> int | None:
+    """The next seat clockwise still in play (no one leaves the game during a round)."""
+    later = [other for other in in_game if other > seat]
+    candidates = later or [other for other in in_game if other != seat]
+    return candidates[0] if candidates else None
+
+
+def next_seat_of(view: View) -> int | None:
+    """The seat to the bot's left still in play: the one its raise will wait for."""
+    return left_of(view["in_game"], view["seat"])
+
+
+def split_next(per_seat: dict[int, Pmfs], next_seat: int) -> NextSeat:
+    """Set the next seat apart from the other seats (whose distributions are convolved)."""
+    rest = combine([pmfs for seat, pmfs in per_seat.items() if seat != next_seat])
+    next_pmfs = per_seat[next_seat]
+    return NextSeat(
+        dice=len(next_pmfs[PACO]) - 1,
+        pmfs=next_pmfs,
+        rest_tails={face: tails_of(pmf) for face, pmf in rest.items()},
+    )

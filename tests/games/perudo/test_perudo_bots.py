@@ -212,8 +212,8 @@ def win_share(strong: str, weak: str, games: int, players: int, options: dict, s
     ("strong", "weak", "players", "options", "games", "share"),
     [
         ("medium", "easy", 2, {}, 500, 0.58),
-        ("hard", "medium", 2, {}, 500, 0.62),
-        ("hard", "medium", 4, {}, 150, 0.62),
+        ("hard", "medium", 2, {}, 500, 0.64),
+        ("hard", "medium", 4, {}, 100, 0.7),
     ],
     ids=["medium-easy-duel", "hard-medium-duel", "hard-medium-4-players"],
 )

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from moderation import services
 from moderation.forms import ModerationActionForm
 from moderation.models import AuditEntry, NetworkNotice, Report, Sanction
+from tapete.admin_base import ReadOnlyModelAdmin
 
 
 def action_reason(request) -> str | None:
@@ -144,20 +145,11 @@ class SanctionAdmin(admin.ModelAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyModelAdmin):
     list_display = ("created_at", "moderator", "action", "target_user", "match", "reason")
     list_filter = ("action", "created_at")
     search_fields = ("moderator__username", "target_user__username", "reason")
     readonly_fields = ("created_at", "moderator", "action", "target_user", "match", "detail", "reason")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(NetworkNotice)

@@ -5,28 +5,18 @@ from django.utils.translation import gettext_lazy as _
 
 from ratings.models import Rating, RatingChange, RatingReversal
 from ratings.services import rating_reverse_match
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+from tapete.admin_base import ReadOnlyModelAdmin
 
 
 @admin.register(Rating)
-class RatingAdmin(ReadOnlyAdmin):
+class RatingAdmin(ReadOnlyModelAdmin):
     list_display = ("user", "game", "pool", "display", "games", "updated_at")
     list_filter = ("game", "pool")
     search_fields = ("user__username",)
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(ReadOnlyAdmin):
+class RatingChangeAdmin(ReadOnlyModelAdmin):
     list_display = ("match", "user", "game", "pool", "before", "after", "delta", "abandoned", "reversed_at")
     list_filter = ("game", "pool", "abandoned", ("reversed_at", admin.EmptyFieldListFilter))
     search_fields = ("user__username", "match__id")
@@ -49,6 +39,6 @@ class RatingChangeAdmin(ReadOnlyAdmin):
 
 
 @admin.register(RatingReversal)
-class RatingReversalAdmin(ReadOnlyAdmin):
+class RatingReversalAdmin(ReadOnlyModelAdmin):
     list_display = ("match", "by", "reason", "created_at")
     search_fields = ("match__id", "by__username", "reason")

@@ -1,12 +1,16 @@
 """Read-only admin pages for matches (with the full reveal of hidden information, for moderators), their seats,
 action log and chat; moderators abort matches, reverse their ratings and hide chat lines from here."""
 
-from django.contrib import admin
+import json
+
+from django.contrib import admin, messages
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from moderation import services as moderation
 from moderation.admin import action_reason
 from moderation.forms import ModerationActionForm
+from tapete.admin_base import ReadOnlyModelAdmin
 from turnengine.models import ChatMessage, Match, MatchAction, Seat
 
 
@@ -23,12 +27,24 @@ class ReadOnlyInline(admin.TabularInline):
 
 class SeatInline(ReadOnlyInline):
     model = Seat
-    fields = ("index", "user", "joined_at", "connections")
+    fields = ("index", "user", "joined_at", "connections", "abandoned", "ip_address")
+    readonly_fields = fields
+
+
+class ActionInline(ReadOnlyInline):
+    model = MatchAction
+    fields = ("step", "version", "seat", "action", "events", "created_at")
+    readonly_fields = fields
+
+
+class ChatInline(ReadOnlyInline):
+    model = ChatMessage
+    fields = ("created_at", "user", "channel", "text", "hidden")
     readonly_fields = fields
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ReadOnlyModelAdmin):
     list_display = (
         "id",
         "game",
@@ -41,31 +57,54 @@ class MatchAdmin(admin.ModelAdmin):
     )
     list_filter = ("game", "status", "ranked")
     search_fields = ("id", "seats__user__username")
-    inlines = [SeatInline]
-    readonly_fields = [field.name for field in Match._meta.fields]
+    inlines = [SeatInline, ActionInline, ChatInline]
+    exclude = ("state", "seed")
+    readonly_fields = [f.name for f in Match._meta.fields if f.name not in ("state", "seed")] + [
+        "full_reveal"
+    ]
+    action_form = ModerationActionForm
+    actions = ["abort", "reverse_ratings"]
 
-    def has_add_permission(self, request):
-        return False
+    @admin.display(description=_("Full reveal (every hidden die and card, and the secret seed)"))
+    def full_reveal(self, match):
+        state = json.dumps(match.state, indent=1, sort_keys=True) if match.state else "—"
+        return format_html(
+            '<p>seed: <code>{}</code></p><pre style="max-height:30rem;overflow:auto">{}</pre>',
+            match.seed,
+            state,
+        )
+
+    @admin.action(description=_("Abort (no result, no rating change)"), permissions=["moderate"])
+    def abort(self, request, queryset):
+        reason = action_reason(request)
+        if reason is None:
+            self.message_user(request, _("Give a reason."), messages.ERROR)
+            return
+        for match in queryset.filter(status__in=[Match.Status.OPEN, Match.Status.ACTIVE]):
+            moderation.moderation_abort_match(moderator=request.user, match=match, reason=reason)
+
+    @admin.action(description=_("Reverse the ratings"), permissions=["moderate"])
+    def reverse_ratings(self, request, queryset):
+        reason = action_reason(request)
+        if reason is None:
+            self.message_user(request, _("Give a reason."), messages.ERROR)
+            return
+        for match in queryset:
+            moderation.moderation_reverse_ratings(moderator=request.user, match=match, reason=reason)
+
+    def has_moderate_permission(self, request):
+        return request.user.has_perm("moderation.add_sanction")
 
 
 @admin.register(MatchAction)
-class MatchActionAdmin(admin.ModelAdmin):
+class MatchActionAdmin(ReadOnlyModelAdmin):
     list_display = ("match", "step", "version", "seat", "action", "created_at")
     list_filter = ("match__game",)
     readonly_fields = [field.name for field in MatchAction._meta.fields]
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(ReadOnlyModelAdmin):
     list_display = ("created_at", "match", "user", "channel", "text", "hidden")
     list_filter = ("channel", "hidden")
     search_fields = ("text", "user__username")
@@ -81,12 +120,3 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
     def has_moderate_permission(self, request):
         return request.user.has_perm("moderation.add_sanction")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -45,8 +45,9 @@ def play(rules, options: dict, seat_bots: list, rng: random.Random):
     raise RuntimeError(f"{rules.key}: no end after {MAX_STEPS} steps")
 
 
-def head_to_head(rules, levels: dict, strong: str, weak: str, games: int, num_players: int, options: dict,
-                 seed: int) -> tuple[float, float]:
+def head_to_head(
+    rules, levels: dict, strong: str, weak: str, games: int, num_players: int, options: dict, seed: int
+) -> tuple[float, float]:
     """Share of games won by ``strong`` (a tie at the top counts as a share) and games per second."""
     rng = random.Random(seed)
     wins = 0.0
@@ -67,7 +68,9 @@ def main() -> None:
     parser.add_argument("--game", help="only this title")
     parser.add_argument("--players", type=int, default=2)
     args = parser.parse_args()
-    print(f"{'game':<16}{'strong':>8}{'weak':>8}{'players':>8}{'strong wins':>13}{'fair share':>11}{'games/s':>10}")
+    print(
+        f"{'game':<16}{'strong':>8}{'weak':>8}{'players':>8}{'strong wins':>13}{'fair share':>11}{'games/s':>10}"
+    )
     for rules in registry.discover():
         if args.game and rules.key != args.game:
             continue
@@ -77,8 +80,12 @@ def main() -> None:
             continue
         options = {"challengeGraceMs": 0} if rules.key == "spicy" else {}
         for strong, weak in itertools.combinations(reversed(list(levels)), 2):
-            share, speed, fair = head_to_head(rules, levels, strong, weak, args.games, args.players, options, 1)
-            print(f"{rules.key:<16}{strong:>8}{weak:>8}{args.players:>8}{share:>12.1%}{fair:>11.0%}{speed:>10.1f}")
+            share, speed, fair = head_to_head(
+                rules, levels, strong, weak, args.games, args.players, options, 1
+            )
+            print(
+                f"{rules.key:<16}{strong:>8}{weak:>8}{args.players:>8}{share:>12.1%}{fair:>11.0%}{speed:>10.1f}"
+            )
 
 
 if __name__ == "__main__":

@@ -11,6 +11,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+LOGS = ROOT / "test-artifacts" / "processes"
+
+
+def _log_file(name: str):
+    """A file for a child process's stderr: a pipe nobody reads would block the child once its buffer is full."""
+    LOGS.mkdir(parents=True, exist_ok=True)
+    return open(LOGS / f"{name}-{os.getpid()}-{time.monotonic_ns()}.log", "w+b")  # noqa: SIM115
 
 
 def free_port() -> int:
@@ -24,19 +31,20 @@ def daphne_servers(count: int, env: dict[str, str]):
     """Yield the ports of ``count`` daphne processes serving ``tapete.asgi`` with ``env`` added."""
     ports = [free_port() for _ in range(count)]
     full_env = {**os.environ, **env, "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}"}
+    logs = [_log_file(f"daphne-{port}") for port in ports]
     processes = [
         subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "tapete.asgi:application"],
             cwd=ROOT,
             env=full_env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=log,
         )
-        for port in ports
+        for port, log in zip(ports, logs, strict=True)
     ]
     try:
-        for port, process in zip(ports, processes, strict=True):
-            _wait_for_port(port, process)
+        for port, process, log in zip(ports, processes, logs, strict=True):
+            _wait_for_port(port, process, log)
         yield ports
     finally:
         for process in processes:
@@ -46,13 +54,16 @@ def daphne_servers(count: int, env: dict[str, str]):
                 process.wait(10)
             except subprocess.TimeoutExpired:
                 process.kill()
+        for log in logs:
+            log.close()
 
 
-def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
+def _wait_for_port(port: int, process: subprocess.Popen, log, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"daphne exited: {process.stderr.read().decode(errors='replace')[-2000:]}")
+            log.seek(0)
+            raise RuntimeError(f"daphne exited: {log.read().decode(errors='replace')[-2000:]}")
         with socket.socket() as probe:
             if probe.connect_ex(("127.0.0.1", port)) == 0:
                 return
@@ -61,8 +72,14 @@ def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) ->
 
 
 @contextmanager
-def celery_worker(env: dict[str, str], *, beat: bool = True):
-    """A real Celery worker (with its beat scheduler) as a subprocess; yields the process so tests can kill it."""
+def celery_worker(env: dict[str, str], *, beat: bool = True, purge: bool = True):
+    """A real Celery worker (with its beat scheduler) as a subprocess; yields the process so tests can kill it.
+    With ``purge``, messages that earlier tests left on the broker are dropped first, so the worker starts on the
+    test's own tasks only."""
+    if purge:
+        from tapete.celery import app
+
+        app.control.purge()
     full_env = {**os.environ, **env, "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}"}
     command = [
         sys.executable,
@@ -78,9 +95,8 @@ def celery_worker(env: dict[str, str], *, beat: bool = True):
     ]
     if beat:
         command += ["--beat", f"--schedule={ROOT / 'var' / f'beat-{os.getpid()}'}"]
-    process = subprocess.Popen(
-        command, cwd=ROOT, env=full_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
+    log = _log_file("celery-worker")
+    process = subprocess.Popen(command, cwd=ROOT, env=full_env, stdout=subprocess.DEVNULL, stderr=log)
     try:
         yield process
     finally:
@@ -90,6 +106,7 @@ def celery_worker(env: dict[str, str], *, beat: bool = True):
                 process.wait(10)
             except subprocess.TimeoutExpired:
                 process.kill()
+        log.close()
 
 
 def wait_for_other_database_sessions(connection, timeout: float = 10) -> None:

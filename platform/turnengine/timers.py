@@ -5,7 +5,8 @@
   so a move racing its deadline resolves in the database to exactly one of them.
 * Two timeouts in a row, or leaving, make a seat **absent**: the engine then plays its timeout action at once
   whenever the game awaits it (see ``services.advance``). The player may come back (:func:`seat_reclaim`).
-* :func:`sweep` (Celery beat) re-queues deadlines whose task was lost and closes tables nobody started.
+* :func:`sweep` (Celery beat) re-queues deadlines and bot moves whose task was lost, and closes tables nobody
+  started.
 """
 
 from __future__ import annotations
@@ -93,8 +94,9 @@ def match_end_by_vote(*, match_id: int, user, now: datetime | None = None) -> se
 
 
 def sweep(*, now: datetime | None = None) -> dict[str, int]:
-    """Re-queue overdue deadlines (their task was lost: worker restart, broker loss) and expire stale open tables."""
-    from turnengine.tasks import match_deadline
+    """Re-queue overdue deadlines and stalled bot moves (their task was lost: worker restart, broker loss) and
+    expire stale open tables."""
+    from turnengine.tasks import bot_move, match_deadline
 
     now = now or timezone.now()
     overdue = list(
@@ -102,8 +104,31 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
     )
     for match_id, version in overdue:
         match_deadline.delay(match_id, version)
+    stalled = stalled_bot_moves(now=now)
+    for match_id, version in stalled:
+        bot_move.delay(match_id, version)
     cutoff = now - timedelta(seconds=settings.TAPETE_OPEN_TABLE_TTL_SECONDS)
     expired = Match.objects.filter(status=Match.Status.OPEN, created_at__lt=cutoff).update(
         status=Match.Status.ABORTED
     )
-    return {"requeued": len(overdue), "expired_tables": expired}
+    return {"requeued": len(overdue), "bots_requeued": len(stalled), "expired_tables": expired}
+
+
+def stalled_bot_moves(*, now: datetime) -> list[tuple[int, int]]:
+    """(match, version) of the running matches where a bot may act but nothing happened for well over a bot's
+    pause: its task was lost. Re-queuing is safe, since a bot task for a version that moved on does nothing."""
+    if not settings.TAPETE_SCHEDULE_BOTS:
+        return []
+    quiet_since = now - timedelta(
+        seconds=2 * settings.TAPETE_BOT_DELAY_SECONDS + settings.TAPETE_SWEEP_SECONDS
+    )
+    candidates = (
+        Match.objects.filter(status=Match.Status.ACTIVE, last_action_at__lte=quiet_since)
+        .exclude(bot_seats=[])
+        .only("pk", "version", "game", "state", "bot_seats")
+    )
+    return [
+        (match.pk, match.version)
+        for match in candidates
+        if any(seat in match.rules.to_act(match.state) for seat in match.bot_seats)
+    ]

@@ -135,8 +135,10 @@ def test_a_moderator_aborts_a_match_from_its_admin_page(moderator_client, start_
     match, _users = start_table("spicy", 2)
     page = moderator_client.get(reverse("admin:turnengine_match_change", args=[match.pk]))
     assert b"Full reveal" in page.content and match.seed.encode() in page.content
-    moderator_client.post(reverse("admin:turnengine_match_changelist"),
-                          {"action": "abort", "_selected_action": [match.pk], "reason": "table stuck by a bug"})
+    moderator_client.post(
+        reverse("admin:turnengine_match_changelist"),
+        {"action": "abort", "_selected_action": [match.pk], "reason": "table stuck by a bug"},
+    )
     match.refresh_from_db()
     assert match.status == "aborted"
     assert AuditEntry.objects.get().action == "abort_match"

@@ -29,6 +29,15 @@ def _expire(match, after=timedelta(milliseconds=1)):
     return update
 
 
+def _sweep_running_tasks_at_once() -> dict:
+    """The sweeper, with the tasks it queues run in this process as they are queued."""
+    celery_app.conf.task_always_eager = True
+    try:
+        return timers.sweep()
+    finally:
+        celery_app.conf.task_always_eager = False
+
+
 def _play(match, users, seat, rng):
     action = rng.choice(match.rules.legal_actions(match.state, seat))
     services.match_apply_action(
@@ -168,14 +177,33 @@ def test_the_sweeper_catches_a_lost_deadline_and_closes_stale_open_tables(start_
     Match.objects.filter(pk=match.pk).update(clock=match.clock)
     stale = lobby.table_create(user=make_user(), game="spicy", num_players=3, options={}, ranked=False)
     Match.objects.filter(pk=stale.pk).update(created_at=timezone.now() - timedelta(days=1))
-    celery_app.conf.task_always_eager = True
-    try:
-        result = timers.sweep()
-    finally:
-        celery_app.conf.task_always_eager = False
-    assert result == {"requeued": 1, "expired_tables": 1}
+    result = _sweep_running_tasks_at_once()
+    assert result == {"requeued": 1, "bots_requeued": 0, "expired_tables": 1}
     assert Match.objects.get(pk=match.pk).version == version + 1
     assert Match.objects.get(pk=stale.pk).status == Match.Status.ABORTED
+
+
+def test_the_sweeper_replays_a_bot_move_whose_task_was_lost(make_user, settings):
+    from lobby import services as lobby
+
+    settings.TAPETE_SCHEDULE_BOTS = True
+    human = make_user()
+    match = lobby.table_create(user=human, game="perudo", num_players=2, options={}, ranked=False)
+    lobby.table_add_bot(user=human, match_id=match.pk, level="easy")
+    lobby.table_start(user=human, match_id=match.pk)
+    match.refresh_from_db()
+    if 0 in match.rules.awaited(match.state):  # let the human open so that the bot is the one to act
+        _play(match, {0: human}, 0, random.Random(3))
+    assert match.rules.awaited(match.state) == {1}
+    version = match.version
+    recently = timezone.now() - timedelta(seconds=settings.TAPETE_BOT_DELAY_SECONDS)
+    Match.objects.filter(pk=match.pk).update(last_action_at=recently)
+    assert timers.sweep()["bots_requeued"] == 0, "a bot still inside its pause is left alone"
+    Match.objects.filter(pk=match.pk).update(last_action_at=timezone.now() - timedelta(minutes=5))
+    result = _sweep_running_tasks_at_once()
+    assert result["bots_requeued"] == 1
+    assert MatchAction.objects.filter(match=match, seat=1).count() == 1
+    assert Match.objects.get(pk=match.pk).version == version + 1
 
 
 @pytest.mark.django_db(transaction=True)

@@ -91,10 +91,12 @@ class Stats:
 class Clock:
     """Every game connects first; the measured play starts together once all are ready."""
 
-    def __init__(self, games: int) -> None:
+    def __init__(self, games: int, connecting_at_once: int) -> None:
         self.waiting = games
         self.all_ready = asyncio.Event()
         self.stop = float("inf")
+        # Players arrive over time, not all in one instant: a bounded number of handshakes are under way at once.
+        self.handshakes = asyncio.Semaphore(connecting_at_once)
 
     def ready(self) -> None:
         self.waiting -= 1
@@ -125,9 +127,12 @@ async def play_game(
     try:
         try:
             for seat in range(2):
-                sockets.append(
-                    await open_socket(addresses[seat % len(addresses)], f"/ws/match/{match_id}/", keys[seat])
-                )
+                async with clock.handshakes:
+                    sockets.append(
+                        await open_socket(
+                            addresses[seat % len(addresses)], f"/ws/match/{match_id}/", keys[seat]
+                        )
+                    )
             listeners = [asyncio.create_task(listen(seat)) for seat in range(2)]
             while latest[0] is None or latest[1] is None:
                 changed.clear()
@@ -163,7 +168,7 @@ async def play_game(
                 max(0.0, args.interval * rng.uniform(0.5, 1.5) - (time.perf_counter() - sent))
             )
     except (OSError, TimeoutError, websockets.WebSocketException) as error:
-        stats.error(type(error).__name__)
+        stats.error(f"{type(error).__name__}: {error.__cause__!r}"[:120])
     finally:
         for task in listeners:
             task.cancel()
@@ -171,8 +176,11 @@ async def play_game(
             await socket.close()
 
 
-async def echo_client(address: str, key: str, args, stats: Stats, stop: float, seed: int) -> None:
-    socket = await open_socket(address, "/ws/echo/", key)
+async def echo_client(
+    address: str, key: str, args, stats: Stats, stop: float, seed: int, handshakes: asyncio.Semaphore
+) -> None:
+    async with handshakes:
+        socket = await open_socket(address, "/ws/echo/", key)
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, args.interval))
     try:
@@ -192,7 +200,7 @@ async def echo_client(address: str, key: str, args, stats: Stats, stop: float, s
 
 async def run(args, addresses: list[str], tables) -> tuple[Stats, Stats, float]:
     moves = Stats()
-    clock = Clock(len(tables))
+    clock = Clock(len(tables), args.connecting)
     games = [
         asyncio.create_task(play_game(match_id, keys, addresses, args, moves, clock))
         for match_id, keys in tables
@@ -207,7 +215,9 @@ async def run(args, addresses: list[str], tables) -> tuple[Stats, Stats, float]:
     stop = time.perf_counter() + min(args.duration, 20)
     await asyncio.gather(
         *(
-            echo_client(addresses[index % len(addresses)], keys[index % 2], args, echo, stop, index)
+            echo_client(
+                addresses[index % len(addresses)], keys[index % 2], args, echo, stop, index, clock.handshakes
+            )
             for index, (_match, keys) in enumerate(tables * 2)
         )
     )
@@ -243,6 +253,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between a game's moves")
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of play")
+    parser.add_argument("--connecting", type=int, default=50, help="websocket handshakes under way at once")
     parser.add_argument("--processes", type=int, default=2, help="daphne processes to start")
     parser.add_argument("--target", help="comma-separated host:port of running servers (echo route enabled)")
     args = parser.parse_args()

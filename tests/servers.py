@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -96,17 +97,28 @@ def celery_worker(env: dict[str, str], *, beat: bool = True, purge: bool = True)
     if beat:
         command += ["--beat", f"--schedule={ROOT / 'var' / f'beat-{os.getpid()}'}"]
     log = _log_file("celery-worker")
-    process = subprocess.Popen(command, cwd=ROOT, env=full_env, stdout=subprocess.DEVNULL, stderr=log)
+    # Its own process group: the embedded beat is a child process that would outlive a killed worker.
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=full_env, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True
+    )
     try:
         yield process
     finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        _signal_group(process, signal.SIGTERM)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            pass
+        _signal_group(process, signal.SIGKILL)  # whatever is left of the group, beat included
+        process.wait()
         log.close()
+
+
+def _signal_group(process: subprocess.Popen, signum: int) -> None:
+    try:
+        os.killpg(process.pid, signum)
+    except ProcessLookupError:
+        pass  # the whole group has exited already
 
 
 def wait_for_other_database_sessions(connection, timeout: float = 10) -> None:

@@ -179,8 +179,12 @@ async def play_game(
 async def echo_client(
     address: str, key: str, args, stats: Stats, stop: float, seed: int, handshakes: asyncio.Semaphore
 ) -> None:
-    async with handshakes:
-        socket = await open_socket(address, "/ws/echo/", key)
+    try:
+        async with handshakes:
+            socket = await open_socket(address, "/ws/echo/", key)
+    except (OSError, TimeoutError, websockets.WebSocketException) as error:
+        stats.error(type(error).__name__)
+        return
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, args.interval))
     try:
@@ -211,6 +215,7 @@ async def run(args, addresses: list[str], tables) -> tuple[Stats, Stats, float]:
     clock.stop = started + args.duration
     await asyncio.gather(*games)
     elapsed = time.perf_counter() - started
+    await asyncio.sleep(5)  # the servers settle the games' disconnections before the echo's sockets arrive
     echo = Stats()
     stop = time.perf_counter() + min(args.duration, 20)
     await asyncio.gather(

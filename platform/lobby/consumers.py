@@ -4,9 +4,10 @@ lobby pages refresh their table lists without a reload."""
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from lobby.notify import LOBBY_GROUP
+from turnengine.dispatch import DispatchWithoutDatabaseHop
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class LobbyConsumer(DispatchWithoutDatabaseHop, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -21,6 +20,7 @@ from moderation.services import (
 )
 from turnengine import chat, services, timers
 from turnengine.broadcast import broadcast
+from turnengine.dispatch import DispatchWithoutDatabaseHop
 from turnengine.errors import EngineError, engine_error
 from turnengine.models import Match, Seat
 from turnengine.ratelimit import TokenBucket
@@ -29,13 +29,13 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_SUSPENDED = 4403
 CLOSE_NOT_FOUND = 4404
 
-# The transaction runs on Channels' database thread; building every seat's frame is CPU work kept off it.
-# (A pool of database threads measured worse here: the threads fight the event loop for the GIL.)
-commit_action = database_sync_to_async(services.match_commit_action)
-build_frames = sync_to_async(services.build_update, thread_sensitive=False)
+# The transaction and the frames built from it run on Channels' database thread in one hop: measured under load,
+# a second hop to another thread for the frames cost more than the frames themselves. (A pool of database threads
+# measured worse too: the threads fight the event loop for the GIL.)
+apply_action = database_sync_to_async(services.match_apply_action)
 
 
-class MatchConsumer(AsyncJsonWebsocketConsumer):
+class MatchConsumer(DispatchWithoutDatabaseHop, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
@@ -127,10 +127,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             raise engine_error("malformed")
         if self.seat is None:
             raise engine_error("not_seated")
-        match, logged = await commit_action(
+        update = await apply_action(
             match_id=self.match.pk, user=self.user, expected_version=version, action=action
         )
-        await broadcast(await build_frames(match, logged))
+        await broadcast(update)
 
     async def on_seat_service(self, frame: dict) -> None:
         """``back`` (an absent player returns), ``leave`` (stand up from a running game), ``end`` (end a table where

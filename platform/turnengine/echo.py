@@ -3,7 +3,9 @@ that ``bench/ws_load.py`` compares move round trips against. Routed only when ``
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from turnengine.dispatch import DispatchWithoutDatabaseHop
 
-class EchoConsumer(AsyncWebsocketConsumer):
+
+class EchoConsumer(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         await self.send(text_data=text_data, bytes_data=bytes_data)

@@ -14,16 +14,16 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, OuterRef, Subquery
+from django.db.models import F
 from django.utils import timezone
 
 from ratings.selectors import match_pool, ratings_by_user
 from ratings.services import rating_apply_outcome
-from turnengine import bots, clocks
+from turnengine import bots, clocks, match_sql
 from turnengine.chat import recent_chat
 from turnengine.errors import EngineError, engine_error
 from turnengine.models import Match, MatchAction, Seat
@@ -95,15 +95,9 @@ def match_commit_action(
 
 def lock_with_seat(match_id: int, user) -> tuple[Match, int]:
     """Lock the match row and find the user's seat in the same query (one round trip fewer per move)."""
-    seat_of_user = Seat.objects.filter(match=OuterRef("pk"), user=user).values("index")[:1]
-    try:
-        match = (
-            Match.objects.select_for_update(of=("self",))
-            .annotate(user_seat=Subquery(seat_of_user))
-            .get(pk=match_id)
-        )
-    except Match.DoesNotExist:
-        raise engine_error("not_found") from None
+    match = match_sql.lock_match(match_id, user.pk)
+    if match is None:
+        raise engine_error("not_found")
     if match.status != Match.Status.ACTIVE:
         raise engine_error("not_active", version=match.version)
     if match.user_seat is None:
@@ -162,7 +156,7 @@ def epoch_ms(moment: datetime) -> int:
     return int(moment.timestamp() * 1000)
 
 
-PERSISTED_FIELDS = [
+PERSISTED_FIELDS = (
     "state",
     "status",
     "version",
@@ -174,7 +168,7 @@ PERSISTED_FIELDS = [
     "clock",
     "deadline_at",
     "time_control",
-]
+)
 
 
 def persist(match: Match, logged: list[MatchAction], now: datetime) -> None:
@@ -192,17 +186,26 @@ def persist(match: Match, logged: list[MatchAction], now: datetime) -> None:
         match.deadline_at = None if deadline is None else datetime.fromtimestamp(deadline / 1000, tz=UTC)
     for row in logged:
         row.version = match.version
-    MatchAction.objects.bulk_create(logged)
-    match.save(update_fields=PERSISTED_FIELDS)
+    match_sql.insert_actions(logged)
+    match_sql.update_match(match, PERSISTED_FIELDS)
     if match.deadline_at is not None:
         schedule_deadline(match)
     if match.status == Match.Status.ACTIVE:
         bots.schedule_bots(match)
 
 
+def deadline_horizon() -> timedelta:
+    """How far ahead deadlines are handed to Celery: two rounds of the sweeper, which queues the later ones as they
+    come this near (``timers.sweep``)."""
+    return timedelta(seconds=2 * settings.TAPETE_SWEEP_SECONDS)
+
+
 def schedule_deadline(match: Match) -> None:
-    """After the commit, ask Celery to check this match at its deadline (keyed by the version it was set for)."""
-    if not settings.TAPETE_SCHEDULE_DEADLINES:
+    """After the commit, ask Celery to check this match at its deadline (keyed by the version it was set for), if
+    the deadline falls within the horizon. A later one is left to the sweeper: most moves then queue nothing, and
+    no task waits for hours in a worker (Celery keeps a task with an ETA in the worker's memory until it is due,
+    and the Redis broker hands it out again each time its visibility timeout passes)."""
+    if not settings.TAPETE_SCHEDULE_DEADLINES or match.deadline_at > timezone.now() + deadline_horizon():
         return
     from turnengine.tasks import match_deadline
 

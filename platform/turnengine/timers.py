@@ -5,7 +5,8 @@
   so a move racing its deadline resolves in the database to exactly one of them.
 * Two timeouts in a row, or leaving, make a seat **absent**: the engine then plays its timeout action at once
   whenever the game awaits it (see ``services.advance``). The player may come back (:func:`seat_reclaim`).
-* :func:`sweep` (Celery beat) re-queues deadlines and bot moves whose task was lost, and closes tables nobody
+* :func:`sweep` (Celery beat) queues the deadlines that come near (a commit queues its deadline itself only when
+  it falls within two sweeps), re-queues deadlines and bot moves whose task was lost, and closes tables nobody
   started.
 """
 
@@ -94,16 +95,19 @@ def match_end_by_vote(*, match_id: int, user, now: datetime | None = None) -> se
 
 
 def sweep(*, now: datetime | None = None) -> dict[str, int]:
-    """Re-queue overdue deadlines and stalled bot moves (their task was lost: worker restart, broker loss) and
-    expire stale open tables."""
+    """Queue the deadlines that fall within the horizon (``services.deadline_horizon``): the ones a commit left to
+    the sweeper, and overdue ones whose task was lost (worker restart, broker loss); a deadline queued twice
+    expires once, keyed by its version. Re-queue stalled bot moves and expire stale open tables."""
     from turnengine.tasks import bot_move, match_deadline
 
     now = now or timezone.now()
-    overdue = list(
-        Match.objects.filter(status=Match.Status.ACTIVE, deadline_at__lte=now).values_list("pk", "version")
+    due = list(
+        Match.objects.filter(
+            status=Match.Status.ACTIVE, deadline_at__lte=now + services.deadline_horizon()
+        ).values_list("pk", "version", "deadline_at")
     )
-    for match_id, version in overdue:
-        match_deadline.delay(match_id, version)
+    for match_id, version, deadline_at in due:
+        match_deadline.apply_async((match_id, version), eta=deadline_at)
     stalled = stalled_bot_moves(now=now)
     for match_id, version in stalled:
         bot_move.delay(match_id, version)
@@ -111,7 +115,7 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
     expired = Match.objects.filter(status=Match.Status.OPEN, created_at__lt=cutoff).update(
         status=Match.Status.ABORTED
     )
-    return {"requeued": len(overdue), "bots_requeued": len(stalled), "expired_tables": expired}
+    return {"deadlines_queued": len(due), "bots_requeued": len(stalled), "expired_tables": expired}
 
 
 def stalled_bot_moves(*, now: datetime) -> list[tuple[int, int]]:

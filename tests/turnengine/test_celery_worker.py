@@ -19,6 +19,8 @@ from turnengine.models import Match
 pytestmark = pytest.mark.django_db(transaction=True)
 
 TINY_CLOCK = {"profile": "test", "kind": "realtime", "bank_ms": 400, "increment_ms": 300, "cap_ms": 600}
+# Beyond the horizon of two 1-second sweeps: the move leaves the deadline to the sweeper, which queues it.
+SWEPT_CLOCK = {"profile": "test", "kind": "realtime", "bank_ms": 3000, "increment_ms": 0, "cap_ms": 3000}
 
 
 def _worker_env() -> dict:
@@ -33,8 +35,9 @@ def _worker_env() -> dict:
     }
 
 
-def _table(make_user, settings):
+def _table(make_user, settings, clock=TINY_CLOCK):
     settings.TAPETE_SCHEDULE_DEADLINES = True
+    settings.TAPETE_SWEEP_SECONDS = 1  # as in the worker
     present, gone = make_user(), make_user()
     match = lobby.table_create(
         user=present,
@@ -44,7 +47,7 @@ def _table(make_user, settings):
         ranked=False,
         time_control="blitz",
     )
-    Match.objects.filter(pk=match.pk).update(time_control=TINY_CLOCK)
+    Match.objects.filter(pk=match.pk).update(time_control=clock)
     lobby.table_join(user=gone, match_id=match.pk)
     lobby.table_start(user=present, match_id=match.pk)
     return match, [present, gone]
@@ -69,8 +72,11 @@ def _play_until(match, users, condition, timeout: float) -> None:
     raise AssertionError(f"timed out waiting; clock {match.clock}, status {match.status}")
 
 
-def test_a_player_who_never_moves_is_timed_out_and_the_game_still_ends(make_user, settings):
-    match, users = _table(make_user, settings)
+@pytest.mark.parametrize(
+    "clock", [TINY_CLOCK, SWEPT_CLOCK], ids=["queued-at-the-move", "queued-by-the-sweeper"]
+)
+def test_a_player_who_never_moves_is_timed_out_and_the_game_still_ends(make_user, settings, clock):
+    match, users = _table(make_user, settings, clock)
     with celery_worker(_worker_env()):
         _play_until(match, users, lambda m: m.status == Match.Status.FINISHED, timeout=120)
     wait_for_other_database_sessions(connection)

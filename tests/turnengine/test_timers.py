@@ -29,6 +29,12 @@ def _expire(match, after=timedelta(milliseconds=1)):
     return update
 
 
+def django_capture_on_commit_callbacks(execute: bool):
+    from django.test import TestCase
+
+    return TestCase.captureOnCommitCallbacks(execute=execute)
+
+
 def _sweep_running_tasks_at_once() -> dict:
     """The sweeper, with the tasks it queues run in this process as they are queued."""
     celery_app.conf.task_always_eager = True
@@ -178,9 +184,35 @@ def test_the_sweeper_catches_a_lost_deadline_and_closes_stale_open_tables(start_
     stale = lobby.table_create(user=make_user(), game="spicy", num_players=3, options={}, ranked=False)
     Match.objects.filter(pk=stale.pk).update(created_at=timezone.now() - timedelta(days=1))
     result = _sweep_running_tasks_at_once()
-    assert result == {"requeued": 1, "bots_requeued": 0, "expired_tables": 1}
+    assert result == {"deadlines_queued": 1, "bots_requeued": 0, "expired_tables": 1}
     assert Match.objects.get(pk=match.pk).version == version + 1
     assert Match.objects.get(pk=stale.pk).status == Match.Status.ABORTED
+
+
+def test_a_commit_queues_only_a_near_deadline_and_the_sweeper_queues_the_rest(
+    start_table, settings, monkeypatch
+):
+    from turnengine import tasks
+
+    queued = []
+    monkeypatch.setattr(tasks.match_deadline, "apply_async", lambda args, eta: queued.append((*args, eta)))
+    settings.TAPETE_SCHEDULE_DEADLINES = True
+    settings.TAPETE_SWEEP_SECONDS = 15
+    match, users = start_table("chinesecheckers", 2, {"firstPlayer": "seat0"})  # blitz: two minutes ahead
+    with django_capture_on_commit_callbacks(execute=True):
+        _play(match, users, 0, random.Random(1))
+    assert queued == [], "a deadline two minutes away is not handed to Celery at the move"
+    assert timers.sweep(now=match.deadline_at - timedelta(seconds=31))["deadlines_queued"] == 0
+    assert timers.sweep(now=match.deadline_at - timedelta(seconds=29))["deadlines_queued"] == 1
+    assert queued == [(match.pk, match.version, match.deadline_at)], "queued for its version, due at its time"
+    short = {"profile": "test", "kind": "realtime", "bank_ms": 5000, "increment_ms": 0, "cap_ms": 5000}
+    Match.objects.filter(pk=match.pk).update(time_control=short, clock={**match.clock, "bank": [5000, 5000]})
+    match.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        _play(match, users, 1, random.Random(1))
+    assert queued[-1] == (match.pk, match.version, match.deadline_at), (
+        "a near deadline is queued at the commit"
+    )
 
 
 def test_the_sweeper_replays_a_bot_move_whose_task_was_lost(make_user, settings):

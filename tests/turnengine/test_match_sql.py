@@ -1,0 +1,52 @@
+"""The per-move SQL (``turnengine.match_sql``) reads and writes exactly what the ORM does, on either database."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+
+from turnengine import match_sql
+from turnengine.models import Match, MatchAction
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_locked_row_carries_the_same_fields_as_the_orm_and_the_users_seat(start_table, make_user):
+    match, users = start_table("spicy", 3)
+    with transaction.atomic():
+        locked = match_sql.lock_match(match.pk, users[2].pk)
+        stranger = match_sql.lock_match(match.pk, make_user().pk)
+        missing = match_sql.lock_match(match.pk + 1000, users[0].pk)
+    assert locked.user_seat == 2 and stranger.user_seat is None and missing is None
+    for field in Match._meta.concrete_fields:
+        assert getattr(locked, field.attname) == getattr(match, field.attname), field.name
+
+
+def test_written_fields_read_back_through_the_orm_unchanged(start_table):
+    match, _users = start_table("perudo", 2)
+    match.state = {**match.state, "note": "é 🎲", "nested": [[1, None, True]]}
+    match.last_action_at = timezone.now() - timedelta(minutes=3)
+    match.deadline_at = None
+    match.version += 7
+    match_sql.update_match(match, ("state", "last_action_at", "deadline_at", "version"))
+    stored = Match.objects.get(pk=match.pk)
+    assert stored.state == match.state
+    assert stored.last_action_at == match.last_action_at and stored.deadline_at is None
+    assert stored.version == match.version
+
+
+def test_logged_actions_are_appended_in_one_statement_with_their_time(start_table, django_assert_num_queries):
+    match, _users = start_table("perudo", 2)
+    before = MatchAction.objects.filter(match=match).count()
+    rows = [
+        MatchAction(
+            match=match, step=match.steps + k, version=match.version + 1, seat=k, action={"k": k}, events=[]
+        )
+        for k in (1, 2)
+    ]
+    with django_assert_num_queries(1):
+        match_sql.insert_actions(rows)
+    logged = list(MatchAction.objects.filter(match=match).order_by("step")[before:])
+    assert [(row.seat, row.action) for row in logged] == [(1, {"k": 1}), (2, {"k": 2})]
+    assert all(timezone.now() - row.created_at < timedelta(minutes=1) for row in logged)

@@ -3,8 +3,10 @@
 Starts ``--processes`` daphne servers (or targets running ones with ``--target``), opens ``--games`` tables of
 ``--game`` with two seats each, connects the two seats to different processes, and lets the seat to move play a
 random legal move about every ``--interval`` seconds. A move's round trip runs from sending the action until
-*every* seat has the new version's view. Then the same number of sockets ping a bare echo consumer at the same
-rate. Prints moves/s, p50/p95/p99 round trips, errors and the ratio to the echo.
+*every* seat has the new version's view. Then two bare echoes on the same stack at the same rate: a pair echo
+(one socket's frame fanned out through the channel layer to both sockets of a pair, on different processes: the
+move's round trip without the engine) and a ping echo (each socket's frame straight back). Prints moves/s,
+p50/p95/p99 round trips, errors and the ratios to both echoes.
 
 Embedded default (SQLite, in-memory layer: one process only)::
 
@@ -202,7 +204,42 @@ async def echo_client(
         await socket.close()
 
 
-async def run(args, addresses: list[str], tables) -> tuple[Stats, Stats, float]:
+async def pair_echo_client(
+    pair: int, keys: list[str], addresses: list[str], args, stats: Stats, stop: float, handshakes
+) -> None:
+    """The move's round trip without the engine: a frame sent by one socket of the pair, through the channel layer,
+    until both sockets (on different processes, like a table's two seats) have it."""
+    sockets = []
+    try:
+        for seat in range(2):
+            async with handshakes:
+                sockets.append(
+                    await open_socket(addresses[seat % len(addresses)], f"/ws/echo/{pair}/", keys[seat])
+                )
+    except (OSError, TimeoutError, websockets.WebSocketException) as error:
+        stats.error(type(error).__name__)
+        for socket in sockets:
+            await socket.close()
+        return
+    rng = random.Random(pair)
+    await asyncio.sleep(rng.uniform(0, args.interval))
+    try:
+        while time.perf_counter() < stop:
+            sent = time.perf_counter()
+            await sockets[rng.randrange(2)].send('{"t":"ping","v":0,"d":{}}')
+            await asyncio.wait_for(asyncio.gather(*(socket.recv() for socket in sockets)), 10)
+            stats.round_trips.append(time.perf_counter() - sent)
+            await asyncio.sleep(
+                max(0.0, args.interval * rng.uniform(0.5, 1.5) - (time.perf_counter() - sent))
+            )
+    except (TimeoutError, websockets.ConnectionClosed) as error:
+        stats.error(type(error).__name__)
+    finally:
+        for socket in sockets:
+            await socket.close()
+
+
+async def run(args, addresses: list[str], tables) -> tuple[Stats, Stats, Stats, float]:
     moves = Stats()
     clock = Clock(len(tables), args.connecting)
     games = [
@@ -216,6 +253,15 @@ async def run(args, addresses: list[str], tables) -> tuple[Stats, Stats, float]:
     await asyncio.gather(*games)
     elapsed = time.perf_counter() - started
     await asyncio.sleep(5)  # the servers settle the games' disconnections before the echo's sockets arrive
+    pair_echo = Stats()
+    stop = time.perf_counter() + min(args.duration, 20)
+    await asyncio.gather(
+        *(
+            pair_echo_client(index, keys, addresses, args, pair_echo, stop, clock.handshakes)
+            for index, (_match, keys) in enumerate(tables)
+        )
+    )
+    await asyncio.sleep(5)
     echo = Stats()
     stop = time.perf_counter() + min(args.duration, 20)
     await asyncio.gather(
@@ -226,12 +272,11 @@ async def run(args, addresses: list[str], tables) -> tuple[Stats, Stats, float]:
             for index, (_match, keys) in enumerate(tables * 2)
         )
     )
-    return moves, echo, elapsed
+    return moves, pair_echo, echo, elapsed
 
 
-def report(args, moves: Stats, echo: Stats, elapsed: float) -> None:
+def report(args, moves: Stats, pair_echo: Stats, echo: Stats, elapsed: float) -> None:
     ms = [value * 1000 for value in moves.round_trips]
-    echo_ms = [value * 1000 for value in echo.round_trips]
     backend = (
         "PostgreSQL + Redis" if os.environ.get("DATABASE_URL") and settings.REDIS_URL else "embedded default"
     )
@@ -244,12 +289,20 @@ def report(args, moves: Stats, echo: Stats, elapsed: float) -> None:
         f"move round trip ms: p50 {percentile(ms, 0.5):.1f}  p95 {percentile(ms, 0.95):.1f}  "
         f"p99 {percentile(ms, 0.99):.1f}  mean {statistics.fmean(ms) if ms else float('nan'):.1f}"
     )
+    for name, stats in (
+        ("pair echo (same fan-out to both seats)", pair_echo),
+        ("ping echo (one socket)", echo),
+    ):
+        echo_ms = [value * 1000 for value in stats.round_trips]
+        print(
+            f"{name} round trip ms: p50 {percentile(echo_ms, 0.5):.1f}  p95 {percentile(echo_ms, 0.95):.1f}  "
+            f"p99 {percentile(echo_ms, 0.99):.1f}; ratio p50 move / p50 echo: "
+            f"{percentile(ms, 0.5) / percentile(echo_ms, 0.5):.2f}"
+        )
     print(
-        f"echo round trip ms: p50 {percentile(echo_ms, 0.5):.1f}  p95 {percentile(echo_ms, 0.95):.1f}  "
-        f"p99 {percentile(echo_ms, 0.99):.1f}"
+        f"errors: {moves.errors or 'none'}; pair echo errors: {pair_echo.errors or 'none'}; "
+        f"ping echo errors: {echo.errors or 'none'}"
     )
-    print(f"ratio p50 move / p50 echo: {percentile(ms, 0.5) / percentile(echo_ms, 0.5):.2f}")
-    print(f"errors: {moves.errors or 'none'}; echo errors: {echo.errors or 'none'}")
 
 
 def main() -> None:
@@ -267,13 +320,13 @@ def main() -> None:
     print(f"{len(tables)} tables created", file=sys.stderr)
     if args.target:
         addresses = args.target.split(",")
-        moves, echo, elapsed = asyncio.run(run(args, addresses, tables))
+        moves, pair_echo, echo, elapsed = asyncio.run(run(args, addresses, tables))
     else:
         env = {"TAPETE_BENCH_ECHO": "1", "DJANGO_DEBUG": "false"}
         with daphne_servers(args.processes, env) as ports:
             addresses = [f"127.0.0.1:{port}" for port in ports]
-            moves, echo, elapsed = asyncio.run(run(args, addresses, tables))
-    report(args, moves, echo, elapsed)
+            moves, pair_echo, echo, elapsed = asyncio.run(run(args, addresses, tables))
+    report(args, moves, pair_echo, echo, elapsed)
 
 
 if __name__ == "__main__":

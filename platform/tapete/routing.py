@@ -5,7 +5,7 @@ from django.urls import path
 
 from lobby.consumers import LobbyConsumer
 from turnengine.consumers import MatchConsumer
-from turnengine.echo import EchoConsumer
+from turnengine.echo import EchoConsumer, PairEchoConsumer
 
 websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
@@ -13,4 +13,7 @@ websocket_urlpatterns = [
 ]
 
 if settings.TAPETE_BENCH_ECHO:
-    websocket_urlpatterns.append(path("ws/echo/", EchoConsumer.as_asgi()))
+    websocket_urlpatterns += [
+        path("ws/echo/", EchoConsumer.as_asgi()),
+        path("ws/echo/<int:pair>/", PairEchoConsumer.as_asgi()),
+    ]

@@ -1,5 +1,11 @@
-"""A bare echo consumer on the same stack as the match socket (auth, origin check, channel layer): the baseline
-that ``bench/ws_load.py`` compares move round trips against. Routed only when ``TAPETE_BENCH_ECHO`` is set."""
+"""Bare echo consumers on the same stack as the match socket (auth, origin check, channel layer): the baselines that
+``bench/ws_load.py`` compares move round trips against. Routed only when ``TAPETE_BENCH_ECHO`` is set.
+
+* ``/ws/echo/`` sends each frame straight back to its socket.
+* ``/ws/echo/<pair>/`` is the move's round trip without the engine: a frame from either socket of a pair goes
+  through the channel layer to the pair's group, so it reaches both sockets, connected to different processes
+  like the two seats of a table, exactly as a move's views do.
+"""
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -9,3 +15,19 @@ from turnengine.dispatch import DispatchWithoutDatabaseHop
 class EchoConsumer(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         await self.send(text_data=text_data, bytes_data=bytes_data)
+
+
+class PairEchoConsumer(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
+    async def connect(self):
+        self.group = f"echo.{self.scope['url_route']['kwargs']['pair']}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        await self.channel_layer.group_send(self.group, {"type": "frame.relay", "text": text_data})
+
+    async def frame_relay(self, message):
+        await self.send(text_data=message["text"])

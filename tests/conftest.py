@@ -23,6 +23,17 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: "/e2e/" in str(item.path))
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """Consumers under test query from asgiref's database thread, whose connection would outlive the tests and keep
+    PostgreSQL from dropping the test database: close it first."""
+    yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+
+
 @pytest.fixture(autouse=True)
 def deadlines_driven_by_the_tests(settings):
     """Tests move time themselves (``now=``); the Celery integration tests switch scheduling back on."""

@@ -97,6 +97,7 @@ class Clock:
         self.waiting = games
         self.all_ready = asyncio.Event()
         self.stop = float("inf")
+        self.measure_from = float("inf")  # moves sent before this are warm-up: played, not measured
         # Players arrive over time, not all in one instant: a bounded number of handshakes are under way at once.
         self.handshakes = asyncio.Semaphore(connecting_at_once)
 
@@ -164,7 +165,7 @@ async def play_game(
                 await asyncio.wait_for(changed.wait(), max(0.01, deadline - time.perf_counter()))
             if len(arrivals.get(target, [])) < 2:
                 stats.error("lost_move")
-            else:
+            elif sent >= clock.measure_from:
                 stats.round_trips.append(max(arrivals[target][:2]) - sent)
             await asyncio.sleep(
                 max(0.0, args.interval * rng.uniform(0.5, 1.5) - (time.perf_counter() - sent))
@@ -247,11 +248,14 @@ async def run(args, addresses: list[str], tables) -> tuple[Stats, Stats, Stats, 
         for match_id, keys in tables
     ]
     await clock.all_ready.wait()
-    print(f"{len(tables)} games connected, playing for {args.duration}s", file=sys.stderr)
-    started = time.perf_counter()
-    clock.stop = started + args.duration
+    print(
+        f"{len(tables)} games connected, playing {args.warmup}s of warm-up, then {args.duration}s measured",
+        file=sys.stderr,
+    )
+    clock.measure_from = time.perf_counter() + args.warmup
+    clock.stop = clock.measure_from + args.duration
     await asyncio.gather(*games)
-    elapsed = time.perf_counter() - started
+    elapsed = args.duration
     await asyncio.sleep(5)  # the servers settle the games' disconnections before the echo's sockets arrive
     pair_echo = Stats()
     stop = time.perf_counter() + min(args.duration, 20)
@@ -310,7 +314,13 @@ def main() -> None:
     parser.add_argument("--game", default="chinesecheckers")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between a game's moves")
-    parser.add_argument("--duration", type=float, default=30.0, help="seconds of play")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds of measured play")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=3.0,
+        help="seconds of play before measuring (the servers finish the connections' snapshots and presence)",
+    )
     parser.add_argument("--connecting", type=int, default=50, help="websocket handshakes under way at once")
     parser.add_argument("--processes", type=int, default=2, help="daphne processes to start")
     parser.add_argument("--target", help="comma-separated host:port of running servers (echo route enabled)")

@@ -179,6 +179,24 @@ async def play_game(
             await socket.close()
 
 
+PING = '{"t":"ping","v":0,"d":{}}'
+
+
+async def echo_loop(args, stats: Stats, stop: float, rng: random.Random, exchange) -> None:
+    """Until ``stop``, about every ``--interval`` seconds: time ``exchange()`` (send a ping, await its echoes)."""
+    await asyncio.sleep(rng.uniform(0, args.interval))
+    try:
+        while time.perf_counter() < stop:
+            sent = time.perf_counter()
+            await asyncio.wait_for(exchange(), 10)
+            stats.round_trips.append(time.perf_counter() - sent)
+            await asyncio.sleep(
+                max(0.0, args.interval * rng.uniform(0.5, 1.5) - (time.perf_counter() - sent))
+            )
+    except (TimeoutError, websockets.ConnectionClosed) as error:
+        stats.error(type(error).__name__)
+
+
 async def echo_client(
     address: str, key: str, args, stats: Stats, stop: float, seed: int, handshakes: asyncio.Semaphore
 ) -> None:
@@ -188,19 +206,13 @@ async def echo_client(
     except (OSError, TimeoutError, websockets.WebSocketException) as error:
         stats.error(type(error).__name__)
         return
-    rng = random.Random(seed)
-    await asyncio.sleep(rng.uniform(0, args.interval))
+
+    async def exchange() -> None:
+        await socket.send(PING)
+        await socket.recv()
+
     try:
-        while time.perf_counter() < stop:
-            sent = time.perf_counter()
-            await socket.send('{"t":"ping","v":0,"d":{}}')
-            await asyncio.wait_for(socket.recv(), 10)
-            stats.round_trips.append(time.perf_counter() - sent)
-            await asyncio.sleep(
-                max(0.0, args.interval * rng.uniform(0.5, 1.5) - (time.perf_counter() - sent))
-            )
-    except (TimeoutError, websockets.ConnectionClosed) as error:
-        stats.error(type(error).__name__)
+        await echo_loop(args, stats, stop, random.Random(seed), exchange)
     finally:
         await socket.close()
 
@@ -223,18 +235,13 @@ async def pair_echo_client(
             await socket.close()
         return
     rng = random.Random(pair)
-    await asyncio.sleep(rng.uniform(0, args.interval))
+
+    async def exchange() -> None:
+        await sockets[rng.randrange(2)].send(PING)
+        await asyncio.gather(*(socket.recv() for socket in sockets))
+
     try:
-        while time.perf_counter() < stop:
-            sent = time.perf_counter()
-            await sockets[rng.randrange(2)].send('{"t":"ping","v":0,"d":{}}')
-            await asyncio.wait_for(asyncio.gather(*(socket.recv() for socket in sockets)), 10)
-            stats.round_trips.append(time.perf_counter() - sent)
-            await asyncio.sleep(
-                max(0.0, args.interval * rng.uniform(0.5, 1.5) - (time.perf_counter() - sent))
-            )
-    except (TimeoutError, websockets.ConnectionClosed) as error:
-        stats.error(type(error).__name__)
+        await echo_loop(args, stats, stop, rng, exchange)
     finally:
         for socket in sockets:
             await socket.close()

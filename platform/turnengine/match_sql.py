@@ -4,15 +4,18 @@ Every move locks the match row (finding the player's seat in the same query), ap
 writes the match's changed fields. Measured on PostgreSQL (``bench/ws_load.py``, design.md §8), compiling these
 through the ORM cost about three times the database work itself, on the single database thread that each ASGI
 process has: here the SQL is built once per database vendor and values are converted by the fields' own
-``get_db_prep_save``, so types (JSON, aware datetimes) are handled exactly as the ORM would. Reading goes through
-``Manager.raw``, which applies the backend's converters. Everything else in the project uses the ORM.
+``get_db_prep_save``, so types (JSON, aware datetimes) are handled exactly as the ORM would. The locked row is read
+through the same converters the ORM applies (backend's, then field's) into ``Model.from_db``: ``Manager.raw`` did
+that too, at three times the cost. On PostgreSQL the append and the update go in one round trip. Everything else in
+the project uses the ORM.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from weakref import WeakKeyDictionary
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from turnengine.models import Match, MatchAction, Seat
 
@@ -33,11 +36,41 @@ def _lock_sql(vendor: str) -> str:
     )
 
 
+_MATCH_FIELDS = Match._meta.concrete_fields
+_converters_by_connection: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _match_converters(wrapper) -> list[tuple[int, list, object]]:
+    """(column index, converters, expression) for the columns that need converting, as the ORM's compiler finds them;
+    kept per connection object, since the backend's converters are its methods."""
+    converters = _converters_by_connection.get(wrapper)
+    if converters is None:
+        converters = []
+        for index, field in enumerate(_MATCH_FIELDS):
+            column = field.get_col(Match._meta.db_table)
+            functions = wrapper.ops.get_db_converters(column) + column.get_db_converters(wrapper)
+            if functions:
+                converters.append((index, functions, column))
+        _converters_by_connection[wrapper] = converters
+    return converters
+
+
 def lock_match(match_id: int, user_id: int) -> Match | None:
     """The match row, locked until the end of the transaction, with ``user_seat`` (None if the user does not sit
     there); None if there is no such match. Must run inside ``transaction.atomic``."""
-    rows = list(Match.objects.raw(_lock_sql(connection.vendor), [user_id, match_id]))
-    return rows[0] if rows else None
+    wrapper = connections[DEFAULT_DB_ALIAS]
+    with wrapper.cursor() as cursor:
+        cursor.execute(_lock_sql(wrapper.vendor), [user_id, match_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row[:-1])
+    for index, functions, column in _match_converters(wrapper):
+        for convert in functions:
+            values[index] = convert(values[index], column, wrapper)
+    match = Match.from_db(DEFAULT_DB_ALIAS, [field.attname for field in _MATCH_FIELDS], values)
+    match.user_seat = row[-1]
+    return match
 
 
 @cache
@@ -47,12 +80,34 @@ def _update_sql(vendor: str, field_names: tuple[str, ...]) -> str:
     return f"UPDATE {quote(Match._meta.db_table)} SET {assignments} WHERE {quote('id')} = %s"
 
 
-def update_match(match: Match, field_names: tuple[str, ...]) -> None:
-    """Write ``field_names`` of ``match`` (like ``save(update_fields=...)``, without signals)."""
+def _update_statement(match: Match, field_names: tuple[str, ...]) -> tuple[str, list]:
     fields = [Match._meta.get_field(name) for name in field_names]
     values = [field.get_db_prep_save(getattr(match, field.attname), connection) for field in fields]
+    return _update_sql(connection.vendor, field_names), [*values, match.pk]
+
+
+def update_match(match: Match, field_names: tuple[str, ...]) -> None:
+    """Write ``field_names`` of ``match`` (like ``save(update_fields=...)``, without signals)."""
     with connection.cursor() as cursor:
-        cursor.execute(_update_sql(connection.vendor, field_names), [*values, match.pk])
+        cursor.execute(*_update_statement(match, field_names))
+
+
+def write_move(match: Match, field_names: tuple[str, ...], rows: list[MatchAction]) -> None:
+    """Append ``rows`` and write ``field_names`` of ``match``: one round trip on PostgreSQL, whose client-side
+    binding cursor (Django's default) sends both statements as one simple query; two statements elsewhere."""
+    if not rows:
+        update_match(match, field_names)
+        return
+    insert = _insert_statement(rows)
+    update = _update_statement(match, field_names)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql" and not connection.settings_dict["OPTIONS"].get(
+            "server_side_binding"
+        ):
+            cursor.execute(f"{insert[0]}; {update[0]}", [*insert[1], *update[1]])
+        else:
+            cursor.execute(*insert)
+            cursor.execute(*update)
 
 
 _ACTION_FIELDS = [field for field in MatchAction._meta.concrete_fields if not field.primary_key]
@@ -66,14 +121,11 @@ def _insert_sql(vendor: str, rows: int) -> str:
     return f"INSERT INTO {quote(MatchAction._meta.db_table)} ({columns}) VALUES {', '.join([row] * rows)}"
 
 
-def insert_actions(rows: list[MatchAction]) -> None:
-    """Append logged actions in one statement (``created_at`` is set here, as ``auto_now_add`` would)."""
-    if not rows:
-        return
+def _insert_statement(rows: list[MatchAction]) -> tuple[str, list]:
+    """One multi-row INSERT (``created_at`` is set here, as ``auto_now_add`` would)."""
     params = [
         field.get_db_prep_save(field.pre_save(row, add=True), connection)
         for row in rows
         for field in _ACTION_FIELDS
     ]
-    with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(connection.vendor, len(rows)), params)
+    return _insert_sql(connection.vendor, len(rows)), params

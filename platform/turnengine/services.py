@@ -11,11 +11,11 @@ Chance: step ``k`` of a match draws from ``random.Random(f"{seed}:{k}")``. The s
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
+import orjson
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
@@ -42,7 +42,9 @@ def chance_rng(seed: str, step: int) -> random.Random:
 
 
 def encode_frame(kind: str, version: int | None, data: dict) -> str:
-    return json.dumps({"t": kind, "v": version, "d": data}, separators=(",", ":"))
+    """A compact ``{t, v, d}`` JSON frame. orjson: a Chinese Checkers view with its legal moves took 20 times as long
+    through the standard library's encoder, three times per move on the database thread."""
+    return orjson.dumps({"t": kind, "v": version, "d": data}, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 # --- applying actions -----------------------------------------------------------------------------------------
@@ -186,8 +188,7 @@ def persist(match: Match, logged: list[MatchAction], now: datetime) -> None:
         match.deadline_at = None if deadline is None else datetime.fromtimestamp(deadline / 1000, tz=UTC)
     for row in logged:
         row.version = match.version
-    match_sql.insert_actions(logged)
-    match_sql.update_match(match, PERSISTED_FIELDS)
+    match_sql.write_move(match, PERSISTED_FIELDS, logged)
     if match.deadline_at is not None:
         schedule_deadline(match)
     if match.status == Match.Status.ACTIVE:
@@ -254,10 +255,11 @@ def clock_payload(match: Match) -> dict | None:
     }
 
 
-def seat_payload(match: Match, seat: int | None, events: list[dict]) -> dict:
+def seat_payload(match: Match, seat: int | None, events: list[dict], meta: dict | None = None) -> dict:
+    """What ``seat`` (None: spectators) sees of the match now; ``meta`` is :func:`match_meta`, if already built."""
     rules = match.rules
     return {
-        **match_meta(match),
+        **(meta or match_meta(match)),
         "seat": seat,
         "view": rules.view(match.state, seat),
         "legal": rules.legal_actions(match.state, seat) if seat is not None else [],
@@ -267,10 +269,11 @@ def seat_payload(match: Match, seat: int | None, events: list[dict]) -> dict:
 
 def build_update(match: Match, logged: list[MatchAction]) -> Update:
     events = [event for row in logged for event in row.events]
+    meta = match_meta(match)
     update = Update()
     for seat in [*range(match.num_players), None]:
         update.frames[match.group_name(seat)] = encode_frame(
-            "view", match.version, seat_payload(match, seat, events)
+            "view", match.version, seat_payload(match, seat, events, meta)
         )
     return update
 

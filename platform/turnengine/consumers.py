@@ -58,9 +58,12 @@ class MatchConsumer(DispatchWithoutDatabaseHop, AsyncJsonWebsocketConsumer):
         ]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
+        if self.seat is None:  # counted before the snapshot is read (services.presence_change says why)
+            await database_sync_to_async(self._presence)(+1)
         await self.accept()
         await self.send(text_data=await database_sync_to_async(self._snapshot)())
-        await broadcast(await database_sync_to_async(self._presence)(+1))
+        if self.seat is not None:
+            await broadcast(await database_sync_to_async(self._presence)(+1))
 
     def _resolve(self) -> bool:
         self.match = Match.objects.filter(pk=self.match_id).first()

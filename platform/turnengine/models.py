@@ -63,6 +63,8 @@ class Match(models.Model):
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     last_action_at = models.DateTimeField(_("last action"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # Open spectator sockets: a move builds and sends the spectators' frame only while someone watches.
+    spectator_connections = models.PositiveIntegerField(_("spectators connected"), default=0, editable=False)
 
     class Meta:
         verbose_name = _("match")

@@ -61,7 +61,7 @@ def match_begin(*, match: Match, now: datetime | None = None) -> list[MatchActio
         match.time_control = clocks.profile_json(clocks.DEFAULT_PROFILE)
     match.clock = clocks.initial_clock(time_control(match), match.num_players)
     logged = advance(match, rules, None, None, now)
-    persist(match, logged, now)
+    persist(match, logged, now, also=BEGIN_FIELDS)
     return logged
 
 
@@ -158,22 +158,16 @@ def epoch_ms(moment: datetime) -> int:
     return int(moment.timestamp() * 1000)
 
 
-PERSISTED_FIELDS = (
-    "state",
-    "status",
-    "version",
-    "steps",
-    "started_at",
-    "last_action_at",
-    "result",
-    "finished_at",
-    "clock",
-    "deadline_at",
-    "time_control",
-)
+# What a move may change; a finish adds its result, the start its settings.
+MOVE_FIELDS = ("state", "version", "steps", "last_action_at", "clock", "deadline_at")
+FINISH_FIELDS = ("status", "result", "finished_at")
+BEGIN_FIELDS = ("status", "started_at", "time_control")
 
 
-def persist(match: Match, logged: list[MatchAction], now: datetime) -> None:
+def persist(match: Match, logged: list[MatchAction], now: datetime, also: tuple[str, ...] = ()) -> None:
+    """Bump the version, settle a finish or the next deadline, and write the match with its logged rows; ``also``
+    names further fields the caller changed."""
+    fields = MOVE_FIELDS + also
     match.version += 1
     match.last_action_at = now
     outcome = match.rules.outcome(match.state)
@@ -182,13 +176,14 @@ def persist(match: Match, logged: list[MatchAction], now: datetime) -> None:
         match.result = outcome.to_json()
         match.finished_at = now
         match.deadline_at = None
+        fields += FINISH_FIELDS
         rating_apply_outcome(match=match)  # same transaction as the result: both stand or neither
     else:
         deadline = clocks.next_deadline(match.clock, time_control(match))
         match.deadline_at = None if deadline is None else datetime.fromtimestamp(deadline / 1000, tz=UTC)
     for row in logged:
         row.version = match.version
-    match_sql.write_move(match, PERSISTED_FIELDS, logged)
+    match_sql.write_move(match, tuple(dict.fromkeys(fields)), logged)
     if match.deadline_at is not None:
         schedule_deadline(match)
     if match.status == Match.Status.ACTIVE:
@@ -271,7 +266,8 @@ def build_update(match: Match, logged: list[MatchAction]) -> Update:
     events = [event for row in logged for event in row.events]
     meta = match_meta(match)
     update = Update()
-    for seat in [*range(match.num_players), None]:
+    watched = match.spectator_connections > 0  # read under the match's row lock: see presence_change
+    for seat in [*range(match.num_players), *([None] if watched else [])]:
         update.frames[match.group_name(seat)] = encode_frame(
             "view", match.version, seat_payload(match, seat, events, meta)
         )
@@ -320,11 +316,20 @@ def seats_public(match: Match) -> list[dict]:
 
 
 def presence_change(*, match: Match, seat: int | None, delta: int) -> Update:
-    """Count a seat's connection opening (+1) or closing (-1) and tell the table who is online."""
-    if seat is not None:
-        Seat.objects.filter(match=match, index=seat).update(connections=F("connections") + delta)
-        if delta < 0:
-            Seat.objects.filter(match=match, index=seat, connections__lt=0).update(connections=0)
+    """Count a connection opening (+1) or closing (-1). A seat's: tell the table who is online. A spectator's: moves
+    build the spectators' frame only while this count is above zero, so a spectator is counted after joining the
+    spectators' group and before reading the snapshot. The count is an UPDATE of the match row, which waits for a
+    move holding the row's lock: a move committed before it is in the snapshot, and a move after it sees the
+    count and sends the frame."""
+    at_least = max(0, -delta)  # the counts never go below zero (a duplicate close)
+    if seat is None:
+        Match.objects.filter(pk=match.pk, spectator_connections__gte=at_least).update(
+            spectator_connections=F("spectator_connections") + delta
+        )
+        return Update()
+    Seat.objects.filter(match=match, index=seat, connections__gte=at_least).update(
+        connections=F("connections") + delta
+    )
     return presence_frames(match)
 
 

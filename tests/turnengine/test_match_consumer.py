@@ -48,6 +48,7 @@ async def test_a_complete_game_over_websockets_sends_each_seat_only_its_own_view
         assert snapshot["d"]["snapshot"] and snapshot["d"]["seat"] == seat
         latest[seat] = snapshot
     assert (await receive_until(spectator, "view"))["d"]["seat"] is None
+    assert (await _spectators_counted(match.pk)) == 1  # so every move builds the spectators' frame
     rng = random.Random(7)
     frames_checked = 0
     for _ in range(3000):
@@ -79,6 +80,11 @@ async def test_a_complete_game_over_websockets_sends_each_seat_only_its_own_view
     assert frames_checked > num_players
     for socket in everyone:
         await socket.disconnect()
+    assert (await _spectators_counted(match.pk)) == 0
+
+
+async def _spectators_counted(match_id: int) -> int:
+    return (await database_sync_to_async(Match.objects.get)(pk=match_id)).spectator_connections
 
 
 async def _table_and_sockets(start_table, game="perudo"):

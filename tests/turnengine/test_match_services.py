@@ -99,6 +99,7 @@ def test_an_unknown_match_is_reported(make_user):
 
 def test_each_seat_frame_carries_only_that_seats_view(start_table):
     match, users = start_table("perudo", num_players=3)
+    services.presence_change(match=match, seat=None, delta=+1)  # someone watches
     update = play_one_random_action(match, users, random.Random(3))
     for seat in range(3):
         frame = json.loads(update.frames[match.group_name(seat)])
@@ -109,6 +110,24 @@ def test_each_seat_frame_carries_only_that_seats_view(start_table):
     assert spectators["d"]["view"] == match.rules.view(match.state, None)
     assert spectators["d"]["legal"] == []
     assert spectators["d"]["seed"] is None
+
+
+def test_the_spectators_frame_is_built_only_while_someone_watches(start_table):
+    match, users = start_table("perudo", num_players=2)
+    rng = random.Random(5)
+    spectators = match.group_name(None)
+    assert spectators not in play_one_random_action(match, users, rng).frames
+    services.presence_change(match=match, seat=None, delta=+1)
+    services.presence_change(match=match, seat=None, delta=+1)
+    services.presence_change(match=match, seat=None, delta=-1)
+    assert Match.objects.get(pk=match.pk).spectator_connections == 1
+    assert spectators in play_one_random_action(match, users, rng).frames
+    services.presence_change(match=match, seat=None, delta=-1)
+    services.presence_change(match=match, seat=None, delta=-1)  # a duplicate close never makes it negative
+    assert Match.objects.get(pk=match.pk).spectator_connections == 0
+    assert spectators not in play_one_random_action(match, users, rng).frames
+    services.presence_change(match=match, seat=0, delta=-1)  # nor does a seat's count
+    assert match.seats.get(index=0).connections == 0
 
 
 @pytest.mark.parametrize("game", GAME_KEYS)

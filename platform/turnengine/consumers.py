@@ -7,8 +7,7 @@ service calls. Errors go back to the sender only. Frame format and codes: ``docs
 
 from __future__ import annotations
 
-import json
-
+import orjson
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -96,8 +95,8 @@ class MatchConsumer(DispatchWithoutDatabaseHop, AsyncJsonWebsocketConsumer):
             await self.send_error(engine_error("too_large"))
             return
         try:
-            frame = json.loads(raw)
-        except ValueError:
+            frame = orjson.loads(raw)
+        except orjson.JSONDecodeError:
             await self.send_error(engine_error("malformed"))
             return
         await self.receive_json(frame)

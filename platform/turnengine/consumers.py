@@ -78,12 +78,14 @@ class MatchConsumer(DispatchWithoutDatabaseHop, AsyncJsonWebsocketConsumer):
         return services.match_snapshot(match=self.match, seat=self.seat)
 
     def _presence(self, delta: int) -> services.Update:
-        return services.presence_change(match=self.match, seat=self.seat, delta=delta)
+        update = services.presence_change(match=self.match, seat=self.seat, delta=delta)
+        self.counted = delta > 0  # a socket that failed before being counted must not uncount another
+        return update
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
-        if hasattr(self, "groups_joined"):
+        if getattr(self, "counted", False):
             await broadcast(await database_sync_to_async(self._presence)(-1))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs) -> None:

@@ -77,7 +77,8 @@ def match_commit_action(
     *, match_id: int, user, expected_version: int, action: dict, now: datetime | None = None
 ) -> tuple[Match, list[MatchAction]]:
     """The transaction alone: lock, check, apply, log, commit. Returns the match and the rows it logged, from which
-    :func:`build_update` makes the frames (CPU work that async callers run outside the database thread)."""
+    :func:`build_update` makes the frames (the consumer builds them in the same database-thread hop: see
+    ``turnengine.consumers``)."""
     now = now or timezone.now()
     with transaction.atomic():
         match, seat = lock_with_seat(match_id, user)

@@ -30,7 +30,7 @@ class Match(models.Model):
         FINISHED = "finished", _("Finished")
         ABORTED = "aborted", _("Aborted")
 
-    game = models.CharField(_("game"), max_length=32, db_index=True)
+    game = models.CharField(_("game"), max_length=32)  # indexed with status (Meta.indexes)
     options = models.JSONField(_("options"), default=dict)
     num_players = models.PositiveSmallIntegerField(_("players"))
     ranked = models.BooleanField(_("ranked"), default=False)
@@ -57,7 +57,10 @@ class Match(models.Model):
     clock = models.JSONField(
         _("clocks"), null=True, blank=True, help_text=_("Banks, running clocks, absences.")
     )
-    deadline_at = models.DateTimeField(_("next deadline"), null=True, blank=True, db_index=True)
+    # Not indexed: nearly every move changes it, and on PostgreSQL an update that changes an indexed column cannot
+    # be a HOT update, so each move would write a new entry into every index of the table. The sweeper looks for
+    # due deadlines among the active matches, which the status index finds.
+    deadline_at = models.DateTimeField(_("next deadline"), null=True, blank=True)
     bot_seats = models.JSONField(_("bot seats"), default=list, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
@@ -138,8 +141,9 @@ class AppendOnlyModel(models.Model):
 class MatchAction(AppendOnlyModel):
     """One applied action (chance steps included, seat -1), in order: the match replays from these alone."""
 
+    # Looked up by match through the (match, step) constraint's index: a second index would only slow the append.
     match = models.ForeignKey(
-        Match, on_delete=models.CASCADE, related_name="actions", verbose_name=_("match")
+        Match, on_delete=models.CASCADE, related_name="actions", verbose_name=_("match"), db_index=False
     )
     step = models.PositiveIntegerField(_("step"))
     version = models.PositiveIntegerField(_("version"))

@@ -6,7 +6,7 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from turnengine import match_sql
+from turnengine import match_sql, services
 from turnengine.models import Match, MatchAction
 
 pytestmark = pytest.mark.django_db
@@ -57,3 +57,24 @@ def test_a_move_appends_its_actions_with_their_time_and_writes_the_match_in_one_
     ]
     assert all(timezone.now() - row.created_at < timedelta(minutes=1) for row in logged)
     assert Match.objects.get(pk=match.pk).version == match.version
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="HOT updates are PostgreSQL's")
+def test_a_move_rewrites_the_match_row_without_touching_its_indexes_on_postgresql(start_table):
+    """No column a move changes is indexed, so PostgreSQL updates the row in place (a HOT update): an index on one
+    of them would make every move write into every index of the table."""
+    match, users = start_table("chinesecheckers", 2)
+    hot_updates = "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables WHERE relname = %s"
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(hot_updates, [Match._meta.db_table])  # the counts run from the transaction's start
+        updated_before, in_place_before = cursor.fetchone()
+        for _move in range(3):
+            match.refresh_from_db()
+            seat = next(iter(match.rules.to_act(match.state)))
+            action = match.rules.legal_actions(match.state, seat)[0]
+            services.match_apply_action(
+                match_id=match.pk, user=users[seat], expected_version=match.version, action=action
+            )
+        cursor.execute(hot_updates, [Match._meta.db_table])
+        updated, in_place = cursor.fetchone()
+    assert updated - updated_before == 3 and in_place - in_place_before == 3

@@ -6,7 +6,8 @@ random legal move about every ``--interval`` seconds. A move's round trip runs f
 *every* seat has the new version's view. Then two bare echoes on the same stack at the same rate: a pair echo
 (one socket's frame fanned out through the channel layer to both sockets of a pair, on different processes: the
 move's round trip without the engine) and a ping echo (each socket's frame straight back). Prints moves/s,
-p50/p95/p99 round trips, errors and the ratios to both echoes.
+p50/p95/p99 round trips, errors, the ratios to both echoes and the machine's pure-Python speed before and after the
+run (this machine's speed changes by about two within an hour: compare runs only beside it).
 
 Embedded default (SQLite, in-memory layer: one process only)::
 
@@ -47,6 +48,8 @@ from accounts.models import User  # noqa: E402
 from lobby import services as lobby  # noqa: E402
 from tests.servers import daphne_servers  # noqa: E402
 from tests.turnengine.wsclient import make_session_key  # noqa: E402
+from turnengine import registry  # noqa: E402
+from turnengine.plugin import CHANCE  # noqa: E402
 
 GAME_OPTIONS = {"spicy": {"challengeGraceMs": 0}, "chinesecheckers": {"maxTurns": 1000}}
 
@@ -343,6 +346,30 @@ def report(args, moves: Stats, pair_echo: Stats, echo: Stats, elapsed: float) ->
     )
 
 
+def machine_speed_us() -> float:
+    """Microseconds per Chinese Checkers mover's view (the heaviest frame's work) on a fixed set of positions: this
+    machine's pure-Python speed varies by about two within an hour, so results are comparable only beside it."""
+    rules = registry.get("chinesecheckers")
+    rng = random.Random(0)
+    state = rules.initial_state(rules.normalize_options({}, 2), 2)
+    positions = []
+    while len(positions) < 100:
+        acting = rules.to_act(state)
+        if CHANCE in acting:
+            state, _events = rules.apply_action(state, CHANCE, rules.sample_chance(state, rng))
+            continue
+        seat = min(acting)
+        positions.append((state, seat))
+        state, _events = rules.apply_action(state, seat, rng.choice(rules.legal_actions(state, seat)))
+    timings = []
+    for _round in range(5):
+        started = time.perf_counter()
+        for position, seat in positions:
+            rules.view(position, seat)
+        timings.append((time.perf_counter() - started) / len(positions))
+    return min(timings) * 1e6
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="chinesecheckers")
@@ -362,6 +389,7 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2, help="daphne processes to start")
     parser.add_argument("--target", help="comma-separated host:port of running servers (echo route enabled)")
     args = parser.parse_args()
+    speed_before = machine_speed_us()
     call_command("migrate", verbosity=0)
     tables = create_tables(args.game, args.games)
     print(f"{len(tables)} tables created", file=sys.stderr)
@@ -374,6 +402,10 @@ def main() -> None:
             addresses = [f"127.0.0.1:{port}" for port in ports]
             moves, pair_echo, echo, elapsed = asyncio.run(run(args, addresses, tables))
     report(args, moves, pair_echo, echo, elapsed)
+    print(
+        f"machine speed: a Chinese Checkers mover's view took {speed_before:.0f} µs before the run, "
+        f"{machine_speed_us():.0f} µs after"
+    )
 
 
 if __name__ == "__main__":

@@ -59,7 +59,8 @@ class Match(models.Model):
     )
     # Not indexed: nearly every move changes it, and on PostgreSQL an update that changes an indexed column cannot
     # be a HOT update, so each move would write a new entry into every index of the table. The sweeper looks for
-    # due deadlines among the active matches, which the status index finds.
+    # due deadlines among the active matches, which the status index finds. (Migration 0007 also keeps a fifth of
+    # each page of the table free, where a HOT update puts the row's new version.)
     deadline_at = models.DateTimeField(_("next deadline"), null=True, blank=True)
     bot_seats = models.JSONField(_("bot seats"), default=list, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)

@@ -78,3 +78,13 @@ def test_a_move_rewrites_the_match_row_without_touching_its_indexes_on_postgresq
         cursor.execute(hot_updates, [Match._meta.db_table])
         updated, in_place = cursor.fetchone()
     assert updated - updated_before == 3 and in_place - in_place_before == 3
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="HOT updates are PostgreSQL's")
+def test_the_match_table_keeps_room_on_its_pages_for_in_place_updates_on_postgresql():
+    """On full pages a HOT update has nowhere to put the row's new version (bench/ws_load.py: 60 % HOT, 90 % with
+    the room)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reloptions FROM pg_class WHERE relname = %s", [Match._meta.db_table])
+        (options,) = cursor.fetchone()
+    assert "fillfactor=80" in (options or [])

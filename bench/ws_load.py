@@ -28,6 +28,7 @@ import os
 import random
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -46,6 +47,7 @@ from django.core.management import call_command  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from bench.rules_bench import sample_positions  # noqa: E402
+from bench.stage_trace import stage_table  # noqa: E402
 from lobby import services as lobby  # noqa: E402
 from tests.servers import daphne_servers  # noqa: E402
 from tests.turnengine.wsclient import make_session_key  # noqa: E402
@@ -378,7 +380,14 @@ def main() -> None:
     )
     parser.add_argument("--processes", type=int, default=2, help="daphne processes to start")
     parser.add_argument("--target", help="comma-separated host:port of running servers (echo route enabled)")
+    parser.add_argument(
+        "--stages",
+        action="store_true",
+        help="serve bench.stage_trace, which stamps each move's stages in the servers, and print where the time went",
+    )
     args = parser.parse_args()
+    if args.stages and args.target:
+        parser.error("--stages starts its own servers: it cannot be used with --target")
     speed_before = machine_speed_us()
     call_command("migrate", verbosity=0)
     tables = create_tables(args.game, args.games)
@@ -388,10 +397,18 @@ def main() -> None:
         moves, pair_echo, echo, elapsed = asyncio.run(run(args, addresses, tables))
     else:
         env = {"TAPETE_BENCH_ECHO": "1", "DJANGO_DEBUG": "false"}
-        with daphne_servers(args.processes, env) as ports:
+        application = "tapete.asgi:application"
+        if args.stages:
+            stage_log = tempfile.TemporaryDirectory(prefix="tapete-stages-")
+            env["TAPETE_STAGE_LOG"] = stage_log.name
+            application = "bench.stage_trace:application"
+        with daphne_servers(args.processes, env, application) as ports:
             addresses = [f"127.0.0.1:{port}" for port in ports]
             moves, pair_echo, echo, elapsed = asyncio.run(run(args, addresses, tables))
     report(args, moves, pair_echo, echo, elapsed)
+    if args.stages:
+        print(stage_table(stage_log.name))
+        stage_log.cleanup()
     print(
         f"machine speed: a Chinese Checkers mover's view took {speed_before:.0f} µs before the run, "
         f"{machine_speed_us():.0f} µs after"

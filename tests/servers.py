@@ -28,14 +28,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def daphne_servers(count: int, env: dict[str, str]):
-    """Yield the ports of ``count`` daphne processes serving ``tapete.asgi`` with ``env`` added."""
+def daphne_servers(count: int, env: dict[str, str], application: str = "tapete.asgi:application"):
+    """Yield the ports of ``count`` daphne processes serving ``application`` with ``env`` added."""
     ports = [free_port() for _ in range(count)]
     full_env = {**os.environ, **env, "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}"}
     logs = [_log_file(f"daphne-{port}") for port in ports]
     processes = [
         subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "tapete.asgi:application"],
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), application],
             cwd=ROOT,
             env=full_env,
             stdout=subprocess.DEVNULL,

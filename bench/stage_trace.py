@@ -3,9 +3,11 @@
 ``bench.stage_trace:application`` is ``tapete.asgi``'s application with time stamps around a move's stages: the
 consumer's action handler, the call on the database thread (inside it: the row lock, the rules, the write, the
 commit, the frames), the broadcast, and each socket's relay of the new view. Each server process appends one line
-per stamp to its own file in ``$TAPETE_STAGE_LOG``; :func:`stage_table` joins every process's lines by (match,
-version) and prints each stage's percentiles. Stamps are wall-clock nanoseconds (``time.time_ns``), so that the
-processes' stamps compare. A measuring wrapper, never served to players: it wraps the engine's functions in place.
+per stamp to its own file in ``$TAPETE_STAGE_LOG``; :func:`stage_durations` joins every process's lines by (match,
+version) and returns each stage's durations, which ws_load prints as percentiles. Stamps are wall-clock
+nanoseconds (``time.time_ns``), so that the processes' stamps compare. A measuring wrapper, never served to players:
+it wraps the engine's functions in place, and only in a process started with ``$TAPETE_STAGE_LOG`` set (the load
+generator imports this module for :func:`stage_durations` alone).
 """
 
 from __future__ import annotations
@@ -17,9 +19,6 @@ import threading
 import time
 from collections import defaultdict
 from pathlib import Path
-
-from tapete.asgi import application  # noqa: F401  (what daphne serves, with the stamps below installed)
-from turnengine import consumers, match_sql, services
 
 FLUSH_EVERY = 256
 VERSION = re.compile(r'"v":(\d+)')
@@ -55,6 +54,8 @@ inner = threading.local()  # the database thread's stamps of the current move
 
 
 def _install(log: StampLog) -> None:
+    from turnengine import consumers, match_sql, services
+
     def stamped(module, name: str) -> None:
         function = getattr(module, name)
 
@@ -113,16 +114,18 @@ def _install(log: StampLog) -> None:
     consumers.MatchConsumer.frame_relay = stamped_relay
 
 
-if os.environ.get("TAPETE_STAGE_LOG"):
+if os.environ.get("TAPETE_STAGE_LOG"):  # a server process that ``ws_load --stages`` started
+    from tapete.asgi import application  # noqa: F401  (what daphne serves, with the stamps installed)
+
     _install(StampLog(os.environ["TAPETE_STAGE_LOG"]))
 
 
 # --- reading the stamps -----------------------------------------------------------------------------------------
 
 
-def stage_table(folder: str) -> str:
-    """Percentiles of each stage over the moves whose every stamp is there (the first and last tenth dropped:
-    connecting and closing)."""
+def stage_durations(folder: str) -> tuple[int, dict[str, list[float]]]:
+    """(moves read, each stage's durations in ms) over the moves whose every stamp is there (the first and last
+    tenth dropped: connecting and closing)."""
     acts, calls, relays = {}, {}, defaultdict(list)
     for path in Path(folder).glob("stages-*.log"):
         for line in path.read_text().splitlines():
@@ -137,7 +140,7 @@ def stage_table(folder: str) -> str:
                 relays[key].append((int(rest[0]), int(rest[1])))
     keys = sorted((key for key in acts if key in calls and len(relays[key]) >= 2), key=lambda key: acts[key])
     keys = keys[len(keys) // 10 : len(keys) - len(keys) // 10]
-    stages: dict[str, list[int]] = defaultdict(list)
+    stages: dict[str, list[int]] = defaultdict(list)  # nanoseconds
     for key in keys:
         (act_start, act_end), (call_start, call_end, marks), relayed = acts[key], calls[key], relays[key]
         stages["handler entered -> database thread starts"].append(call_start - act_start)
@@ -157,14 +160,4 @@ def stage_table(folder: str) -> str:
             max(start for start, _ in relayed) - call_end
         )
         stages["handler entered -> last seat's relay done"].append(max(end for _, end in relayed) - act_start)
-    lines = [f"server-side stages of {len(keys)} moves, ms:"]
-    for label, values in stages.items():
-        values.sort()
-        lines.append(
-            f"  {label:42s} p50 {_at(values, 0.5):7.2f}  p90 {_at(values, 0.9):7.2f}  p99 {_at(values, 0.99):7.2f}"
-        )
-    return "\n".join(lines)
-
-
-def _at(ordered: list[int], share: float) -> float:
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] / 1e6
+    return len(keys), {label: [value / 1e6 for value in values] for label, values in stages.items()}

@@ -47,7 +47,7 @@ from django.core.management import call_command  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from bench.rules_bench import sample_positions  # noqa: E402
-from bench.stage_trace import stage_table  # noqa: E402
+from bench.stage_trace import stage_durations  # noqa: E402
 from lobby import services as lobby  # noqa: E402
 from tests.servers import daphne_servers  # noqa: E402
 from tests.turnengine.wsclient import make_session_key  # noqa: E402
@@ -348,6 +348,16 @@ def report(args, moves: Stats, pair_echo: Stats, echo: Stats, elapsed: float) ->
     )
 
 
+def report_stages(folder: str) -> None:
+    count, stages = stage_durations(folder)
+    print(f"server-side stages of {count} moves, ms:")
+    for label, values in stages.items():
+        print(
+            f"  {label:42s} p50 {percentile(values, 0.5):7.2f}  p90 {percentile(values, 0.9):7.2f}  "
+            f"p99 {percentile(values, 0.99):7.2f}"
+        )
+
+
 def machine_speed_us() -> float:
     """Microseconds per Chinese Checkers mover's view (the heaviest frame's work) on a fixed set of positions: this
     machine's pure-Python speed varies by about two within an hour, so results are comparable only beside it."""
@@ -407,7 +417,7 @@ def main() -> None:
             moves, pair_echo, echo, elapsed = asyncio.run(run(args, addresses, tables))
     report(args, moves, pair_echo, echo, elapsed)
     if args.stages:
-        print(stage_table(stage_log.name))
+        report_stages(stage_log.name)
         stage_log.cleanup()
     print(
         f"machine speed: a Chinese Checkers mover's view took {speed_before:.0f} µs before the run, "

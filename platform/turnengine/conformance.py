@@ -17,7 +17,6 @@ What is checked (design.md §2):
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from collections.abc import Iterator
@@ -176,13 +175,14 @@ class _Playout:
             self.check_hidden_information(state)
 
     def apply_checked(self, state: dict, seat: int, action: dict) -> dict:
-        before = copy.deepcopy(state)
-        action_before = copy.deepcopy(action)
+        # JSON text is a faithful snapshot of a JSON state (checked above) and ~7x cheaper than a deep copy.
+        before = json.dumps(state)
+        action_before = json.dumps(action)
         if self.depth.apply_every_legal and seat != CHANCE:
             for other_action in self.rules.legal_actions(state, seat):
                 self.rules.apply_action(state, seat, other_action)
         new_state, events = self.rules.apply_action(state, seat, action)
-        if state != before or action != action_before:
+        if json.dumps(state) != before or json.dumps(action) != action_before:
             self.fail(f"apply_action mutated its input ({action})")
         for event in events:
             visible_to = event.get("visible_to", "missing")

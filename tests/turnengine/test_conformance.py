@@ -5,7 +5,7 @@ import random
 import pytest
 
 from turnengine import registry
-from turnengine.conformance import DEEP, FAST, check_game, random_setups
+from turnengine.conformance import DEEP, FAST, ConformanceError, check_game, random_setups
 
 GAMES = registry.discover()
 
@@ -35,3 +35,25 @@ def test_deep_playouts_keep_hidden_information_and_accept_every_legal_action(rul
 
 def test_every_game_is_found_by_the_registry():
     assert {rules.key for rules in GAMES} >= {"perudo", "spicy", "chinesecheckers"}
+
+
+class _MutatingRules:
+    """A game that breaks one promise: its ``apply_action`` writes into the state it was given."""
+
+    def __init__(self, rules):
+        self._rules = rules
+
+    def __getattr__(self, name):
+        return getattr(self._rules, name)
+
+    def apply_action(self, state, seat, action):
+        new_state, events = self._rules.apply_action(state, seat, action)
+        state["touched"] = True
+        return new_state, events
+
+
+def test_the_suite_catches_an_apply_action_that_mutates_its_input():
+    perudo = next(rules for rules in GAMES if rules.key == "perudo")
+    options, num_players = next(random_setups(perudo, random.Random(3), 1))
+    with pytest.raises(ConformanceError, match="mutated its input"):
+        check_game(_MutatingRules(perudo), options, num_players, seed=3, depth=FAST)

@@ -161,6 +161,7 @@ else:
         "data_folder_in": str(CELERY_BROKER_DIR / "out"),
         "data_folder_out": str(CELERY_BROKER_DIR / "out"),
         "processed_folder": str(CELERY_BROKER_DIR / "processed"),
+        "control_folder": str(CELERY_BROKER_DIR / "control"),  # kombu's default is ./control, in the checkout
         "store_processed": False,
     }
 CELERY_TASK_IGNORE_RESULT = True

@@ -318,17 +318,20 @@ def decision_times(
 # --- printing -----------------------------------------------------------------------------------------------
 
 
-def print_pairings(key: str, results: list[Pairing]) -> None:
+def print_pairings_header(key: str) -> None:
     print(f"\n### {key}\n")
     print("| players | entrant | against | games | wins | 95% interval | fair share | verdict | games/s |")
-    print("| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: |")
-    for result in results:
-        low, high = result.interval
-        print(
-            f"| {result.num_players} | {result.first} | {result.second} | {result.games} | {result.rate:.1%} "
-            f"| {low:.1%}–{high:.1%} | {result.fair_share:.0%} | {result.verdict} "
-            f"| {result.games / result.seconds:.1f} |"
-        )
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: |", flush=True)
+
+
+def print_pairing(result: Pairing) -> None:
+    low, high = result.interval
+    print(
+        f"| {result.num_players} | {result.first} | {result.second} | {result.games} | {result.rate:.1%} "
+        f"| {low:.1%}–{high:.1%} | {result.fair_share:.0%} | {result.verdict} "
+        f"| {result.games / result.seconds:.1f} |",
+        flush=True,
+    )
 
 
 def print_speed(key: str, times: dict[str, list[float]], positions: int) -> None:
@@ -367,15 +370,14 @@ def main() -> None:
         # the stronger first: the levels strongest first, then the reference player
         order = [name for name in reversed(list(entrants)) if name != REFERENCE]
         order += [REFERENCE] if REFERENCE in entrants else []
-        results = [
-            head_to_head(
-                rules, entrants, first, second, args.games, players, args.seed, not args.default_options
-            )
-            for players in args.players
-            for first, second in itertools.combinations(order, 2)
-            if players <= rules.max_players
-        ]
-        print_pairings(rules.key, results)
+        print_pairings_header(rules.key)
+        for players in args.players:
+            for first, second in itertools.combinations(order, 2):
+                if rules.min_players <= players <= rules.max_players:
+                    vary = not args.default_options
+                    print_pairing(
+                        head_to_head(rules, entrants, first, second, args.games, players, args.seed, vary)
+                    )
         if args.speed_positions and rules.key in HARD_POSITIONS:
             positions = list(hard_positions(rules, entrants_of(rules.key), args.speed_positions, args.seed))
             print_speed(rules.key, decision_times(rules, entrants, positions, args.seed), len(positions))

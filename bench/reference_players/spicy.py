@@ -6,16 +6,14 @@ passes and draws. Only when it must lead a new stack with no honest card does it
 (its lowest, declared with its own spice where it can). It never tucks (Change Your Luck) and copies (Copy Cat) only
 with the exact card.
 
-It challenges the top card, in turn or out of turn, when the trait that card is least likely to hold is more likely
-false than true, judging from the cards it has seen: the deck less its own hand and the last card revealed, from
-which the owner's hand (the cards they held before playing) was dealt. The chance that the trait holds is the
-chance that such a hand contained at least one card that makes it true. A last card it does not challenge is let
-go (decline).
+It takes the others to be as truthful as itself: it challenges only a trait that its own cards show to be false
+(every card that could make it true is in its hand or was the last card revealed), and an opponent's last card
+that would win that opponent the game outright (a second trophy), where a challenge has nothing to lose. Every
+other last card is let go (decline).
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from typing import Any
@@ -42,22 +40,13 @@ def unseen_cards(view: dict) -> Counter:
     return +unseen
 
 
-def chance_held(
-    unseen: Counter, hand_size: int, trait: str, declaration: tuple[str, int], turn_it_up: bool
-) -> float:
-    """P(a hand of ``hand_size`` dealt from ``unseen`` holds a card for which ``trait`` of the declaration holds)."""
-    total = sum(unseen.values())
-    backing = sum(
-        count
-        for card, count in unseen.items()
-        if claim_holds(card, trait, declaration, turn_it_up=turn_it_up)
-    )
-    hand_size = min(hand_size, total)
-    return 1.0 - math.comb(total - backing, hand_size) / math.comb(total, hand_size)
+def may_hold(unseen: Counter, trait: str, declaration: tuple[str, int], turn_it_up: bool) -> bool:
+    """Could a card this seat has not seen make ``trait`` of the declaration true?"""
+    return any(claim_holds(card, trait, declaration, turn_it_up=turn_it_up) for card in unseen)
 
 
 def challenge(view: dict, legal: list[Action]) -> Action | None:
-    """The challenge of the least believable trait of the top card, when that trait is more likely false."""
+    """A challenge of a trait known to be false, or of an outright-winning last card; else None."""
     challenges = [action for action in legal if action["type"] == "challenge"]
     if not challenges:
         return None
@@ -65,13 +54,13 @@ def challenge(view: dict, legal: list[Action]) -> Action | None:
     declaration = (top["spice"], top["number"])
     turn_it_up = TURN_IT_UP in view["spice_it_up"]
     unseen = unseen_cards(view)
-    hand_before = view["hand_sizes"][top["owner"]] + 1
-    odds = {
-        action["trait"]: chance_held(unseen, hand_before, action["trait"], declaration, turn_it_up)
-        for action in challenges
-    }
-    weakest = min(challenges, key=lambda action: odds[action["trait"]])
-    return weakest if odds[weakest["trait"]] < 0.5 else None
+    for action in challenges:
+        if not may_hold(unseen, action["trait"], declaration, turn_it_up):
+            return action
+    last = view["last_card"]
+    if view["phase"] == "last_card" and last and view["trophies"][last["seat"]] >= 1:
+        return challenges[0]
+    return None
 
 
 def lowest(actions: list[Action]) -> Action:

@@ -160,7 +160,16 @@ def regain_value(view: View) -> float:
     options = view["options"]
     if options["calzaSuccessEffect"] == "othersLoseOne":
         return float(len(view["in_game"]) - 1)
-    return 1.0 if view["my_dice_count"] < options["maxDice"] else 0.0
+    return 1.0 if calza_may_regain(view) else 0.0
+
+
+def calza_may_regain(view: View) -> bool:
+    """Would a correct Calza give the bot anything? A die back needs a lost one: fewer dice than it started with
+    (and never above ``maxDice``); the house rule takes a die from every other seat instead."""
+    options = view["options"]
+    if options["calzaSuccessEffect"] == "othersLoseOne":
+        return True
+    return view["my_dice_count"] < min(options["startingDice"], options["maxDice"])
 
 
 def lowest_per_face(bids: list[Action]) -> list[Action]:
@@ -325,12 +334,14 @@ def play_easy(view: View, legal: list[Action], rng: random.Random) -> Action | N
             (a for a in choices if a["quantity"] <= wanted), key=lambda a: a["quantity"], default=choices[0]
         )
     expected = beliefs.expected(bid["face"])
-    if CALZA in legal and abs(bid["quantity"] - expected) < 0.5 and rng.random() < 0.3:
+    calza_worth = calza_may_regain(view) and abs(bid["quantity"] - expected) < 0.5
+    if CALZA in legal and calza_worth and rng.random() < 0.3:
         return legal_copy(legal, CALZA)
-    if DUDO in legal and (not bids or bid["quantity"] > expected + rng.uniform(0.0, 1.5)):
+    certain = bid["quantity"] <= beliefs.mine[bid["face"]]  # its own dice make the bid true: Dudo cannot win
+    if DUDO in legal and not certain and (not bids or bid["quantity"] > expected + rng.uniform(0.0, 1.5)):
         return legal_copy(legal, DUDO)
-    if not bids:
-        return legal[0]
+    if not bids:  # the bid is at the limit and certainly true: only a Calza can still come out right
+        return legal_copy(legal, CALZA) if CALZA in legal else legal[0]
     cheapest = lowest_per_face(bids)
     if rng.random() < 0.2:
         return rng.choice(cheapest)

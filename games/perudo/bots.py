@@ -12,7 +12,8 @@ Levels
 * ``easy``: simple thresholds and plenty of randomness. It compares a bid with its expected count (own matching
   dice plus a third, or a sixth, of the unknown dice): Dudo when the bid is more than about one die above it,
   otherwise the smallest raise on the face it holds most of (a random face now and then). Calza now and then
-  when the bid equals the expected count. It never speaks out of turn.
+  when the bid equals the expected count, but only when a correct Calza gains something (a lost die back, or the
+  others' dice under the house rule): never with a full set of dice. It never speaks out of turn.
 * ``medium``: probabilities and expected values. For the standing bid it computes P(true) from its own dice and
   the binomial law of the unknown dice (each bid of another seat tilts that seat's dice a little towards the
   faces it named, ``bots_model.read_bids``), and scores each choice by its expected change in dice, counting an
@@ -337,11 +338,10 @@ def play_easy(view: View, legal: list[Action], rng: random.Random) -> Action | N
     calza_worth = calza_may_regain(view) and abs(bid["quantity"] - expected) < 0.5
     if CALZA in legal and calza_worth and rng.random() < 0.3:
         return legal_copy(legal, CALZA)
-    certain = bid["quantity"] <= beliefs.mine[bid["face"]]  # its own dice make the bid true: Dudo cannot win
-    if DUDO in legal and not certain and (not bids or bid["quantity"] > expected + rng.uniform(0.0, 1.5)):
+    if DUDO in legal and (not bids or bid["quantity"] > expected + rng.uniform(0.0, 1.5)):
         return legal_copy(legal, DUDO)
-    if not bids:  # the bid is at the limit and certainly true: only a Calza can still come out right
-        return legal_copy(legal, CALZA) if CALZA in legal else legal[0]
+    if not bids:
+        return legal[0]
     cheapest = lowest_per_face(bids)
     if rng.random() < 0.2:
         return rng.choice(cheapest)

@@ -105,6 +105,8 @@ class Profile:
     block_weight: float = 0.8  # value of leaving the next player without an honest follow-up
     challenge_margin: float = 0.5  # points a challenge must clear over doing nothing
     end_aware_challenges: bool = False  # price World's End for the penalty draws of a challenge
+    # medium's reading of a top card (simple_odds): how much likelier a claim is without a fitting card
+    propensities: tuple[float, float, float] = (1.0, 0.25, 0.15)
 
 
 MEDIUM = Profile(read_bayes=False, own_stack=False)
@@ -209,7 +211,7 @@ def _top_odds(table: Table) -> Odds:
         legal = (*legal, declaration)
     hand_before = view["hand_sizes"][owner] + 1
     if not table.profile.read_bayes:
-        return simple_odds(table.pool, declaration, hand_before, table.turn_it_up)
+        return simple_odds(table.pool, declaration, hand_before, table.turn_it_up, table.profile.propensities)
     forced = len(stack) == 1 and _lost_last_challenge(view, owner)
     pass_rate = 0.0 if forced else (0.15 if hand_before == 1 else 0.05)
     return bayes_odds(table.pool, declaration, legal, hand_before, table.turn_it_up, pass_rate, top["copy"])

@@ -219,3 +219,17 @@ def win_share(strong: str, weak: str, games: int, players: int, options: dict, s
 )
 def test_the_stronger_level_wins_clearly(strong, weak, players, options, games, share):
     assert win_share(strong, weak, games, players, options, seed=2024) > share
+
+
+def test_easy_never_calls_calza_with_a_full_set_of_dice():
+    """A correct Calza only gives back a lost die: with all its dice easy has nothing to gain from one. The same
+    bid (four 5s, about what easy expects) draws a Calza now and then once easy is missing a die."""
+    full = apply(with_hands([[2, 3, 4, 6, 6], [5, 5, 2, 3, 4]], calza=True), 0, bid(4, 5))
+    missing = apply(with_hands([[2, 3, 4, 6, 6], [5, 5, 2, 3]], calza=True), 0, bid(4, 5))
+    view, legal = RULES.view(full, 1), RULES.legal_actions(full, 1)
+    assert CALZA in legal
+    full_choices = [LEVELS["easy"](view, legal, random.Random(seed)) for seed in range(200)]
+    assert CALZA not in full_choices
+    view, legal = RULES.view(missing, 1), RULES.legal_actions(missing, 1)
+    missing_choices = [LEVELS["easy"](view, legal, random.Random(seed)) for seed in range(200)]
+    assert CALZA in missing_choices

@@ -342,14 +342,16 @@ def print_speed(key: str, times: dict[str, list[float]], positions: int) -> None
     for name, values in times.items():
         values = sorted(values)
         print(
-            f"| {name} | {len(values)} | {statistics.median(values) * 1000:.2f} "
-            f"| {percentile(values, 0.95) * 1000:.2f} | {values[-1] * 1000:.2f} |"
+            f"| {name} | {len(values)} | {statistics.median(values) * 1000:.3f} "
+            f"| {percentile(values, 0.95) * 1000:.3f} | {values[-1] * 1000:.3f} |"
         )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=280, help="games per pairing and player count")
+    parser.add_argument(
+        "--games", type=int, default=280, help="games per pairing and player count (0: speed only)"
+    )
     parser.add_argument("--game", action="append", help="only this title (repeatable)")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4], help="player counts")
     parser.add_argument("--entrants", nargs="+", help="only these entrants (level names, reference)")
@@ -370,8 +372,9 @@ def main() -> None:
         # the stronger first: the levels strongest first, then the reference player
         order = [name for name in reversed(list(entrants)) if name != REFERENCE]
         order += [REFERENCE] if REFERENCE in entrants else []
-        print_pairings_header(rules.key)
-        for players in args.players:
+        if args.games:
+            print_pairings_header(rules.key)
+        for players in args.players if args.games else ():
             for first, second in itertools.combinations(order, 2):
                 if rules.min_players <= players <= rules.max_players:
                     vary = not args.default_options

@@ -27,8 +27,12 @@ Levels
     * a *challenge* is worth the stack plus the owner's penalty cards times the chance of winning, minus the stack
       and our penalty cards times the chance of losing. The chance is :func:`bots_odds.simple_odds`: did the owner
       hold any card making the trait true, counting the cards we have seen (our hand, the last revealed card) out
-      of the deck (3 copies of each spice and number, 5 wild numbers, 5 wild spices). Out of turn it challenges only
-      when that value clears a margin, else returns None;
+      of the deck (3 copies of each spice and number, 5 wild numbers, 5 wild spices), weighed by how readily a
+      player without such a card still claims the trait: a bluffer follows the stack's spice whatever it holds but
+      keeps a number it has, so an unbacked spice is about as likely as a backed one and an unbacked number a
+      quarter as likely (``Profile.propensities``; naive odds, with the number doubted first, made medium's
+      challenges succeed only 30% of the time, these about half). Out of turn it challenges only when that value
+      clears a margin, else returns None;
     * an opponent's *last card* is challenged when that beats letting the trophy go: always when it would be their
       second trophy (an outright win); for the third trophy, when ending the game would leave us behind; and it
       declines a game-ending trophy that leaves us in front;

@@ -7,7 +7,8 @@ pool; the odds that a declaration is true then follow from how a typical player 
 Two models answer "how likely does the top card pass a spice / number / both check?":
 
 * :func:`simple_odds` (medium): the chance that the owner held at least one card that makes the trait true
-  (hypergeometric), discounted by a fixed bluff propensity. It ignores that the owner *chose* this declaration.
+  (hypergeometric), discounted by a bluff propensity per trait (the caller's: the bots judge their own cards
+  with the naive :data:`NAIVE_PROPENSITIES` of an observer). It ignores that the owner *chose* this declaration.
 * :func:`bayes_odds` (hard): a Bayesian model of the owner's choice. Hands of the owner's size are drawn from the
   pool (all of them, weighted, for a single card; a fixed number of samples otherwise, from a generator seeded by
   the question so the answer stays a pure function), and a model player says how likely it would have made the

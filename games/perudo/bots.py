@@ -136,7 +136,7 @@ def is_awaited(view: View) -> bool:
 
 def situation(view: View, legal: list[Action], profile: Profile | None = None) -> Situation:
     """Beliefs about the dice (plain, tilted or read), and for the hard bot the seat that answers its raise."""
-    total = dice_in_play(view, legal)
+    total = dice_in_play(view)
     others = other_dice_counts(view, total)
     palifico = view["palifico"]
     weight = opponent_weight(view, profile)

@@ -106,14 +106,26 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
 
 
 def reference_player(key: str) -> Bot | None:
-    """The reference player of a title: ``choose`` in ``bench/reference_players/<key>.py``, if there is one."""
+    """The reference player of a title: ``choose`` in ``bench/reference_players/<key>.py`` (or the module's only
+    ``choose_*`` function), if there is such a module."""
     try:
         module: ModuleType = importlib.import_module(f"bench.reference_players.{key}")
     except ModuleNotFoundError as error:
         if error.name != f"bench.reference_players.{key}":
             raise
         return None
-    return module.choose
+    if callable(getattr(module, "choose", None)):
+        return module.choose
+    named = [
+        value
+        for name, value in vars(module).items()
+        if name.startswith("choose")
+        and callable(value)
+        and getattr(value, "__module__", None) == module.__name__
+    ]
+    if len(named) != 1:
+        raise AttributeError(f"{module.__name__} must define choose(view, legal, rng)")
+    return named[0]
 
 
 def entrants_of(key: str) -> dict[str, Bot]:

@@ -43,10 +43,11 @@ Levels
     it values an opponent's lost die less than medium does (0.3 of its own), so it takes fewer risks to hurt
     someone else.
 
-Every level is a pure function of the view, the legal actions and the RNG (no memory between calls). Measured
-decision times: easy and medium about 0.05-0.25 ms on average, under 5 ms at worst (a cold cache); hard about
-0.5 ms on average with five dice per player, and up to about 50 ms with ten dice each at six players.
-The knobs were tuned in bot-against-bot games (``bench/bots_tournament.py``).
+Every level is a pure function of the view, the legal actions and the RNG (no memory between calls). Decision
+times on the hardest positions (six players with ten dice each, Calza and Salsa) and the strength of each level
+against the others and the reference player are measured by ``bench/bots_tournament.py`` (``bench/RESULTS.md``:
+hard about 20 ms at the median and well under a second at worst on a loaded machine). The knobs were tuned in
+bot-against-bot games.
 """
 
 from __future__ import annotations

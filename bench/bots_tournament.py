@@ -24,6 +24,8 @@ How a pairing is played, so that its figures can be trusted:
   excludes the fair share.
 * **Seeds**: each pairing draws its dice, cards and bot randomness from its own seed (``--seed`` and the pairing's
   names), so pairings do not replay the same deals.
+* **Stalls**: the ``turn limit`` column counts the games stopped by a turn limit instead of won (Chinese
+  Checkers' ``maxTurns``): a level that cannot finish a game shows there.
 * **Options**: each game draws its table options from the title's option schema (every bool, choice and
   multichoice option at random, integers at their defaults; a draw the rules refuse is drawn again), so Calza,
   Salsa, the Palifico modes, the Spice It Up! cards and the blocked-target rules all come up. ``--default-options``
@@ -56,6 +58,9 @@ from turnengine.plugin import CHANCE, GameRules, InvalidOptions, Option
 MAX_STEPS = 20_000
 Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal law
 REFERENCE = "reference"
+TURN_LIMIT = (
+    "max_turns"  # the outcome reason of a game stopped by its turn limit (Chinese Checkers' maxTurns)
+)
 # Options held fixed in tournaments: no challenge grace period in Spicy (the pure rules have no clock).
 FIXED_OPTIONS: dict[str, dict[str, Any]] = {"spicy": {"challengeGraceMs": 0}}
 
@@ -210,6 +215,7 @@ class Pairing:
     wins: float = 0.0
     fair: float = 0.0  # summed over the games: the expected wins by chance
     seconds: float = 0.0
+    turn_limit: int = 0  # games ended by a turn limit rather than won (a stalled table)
 
     @property
     def rate(self) -> float:
@@ -254,6 +260,7 @@ def head_to_head(
         result.games += 1
         result.wins += sum(lineup[seat] == first for seat in winners) / len(winners)
         result.fair += fair_share(lineup, first)
+        result.turn_limit += outcome.reason == TURN_LIMIT
     result.seconds = time.perf_counter() - start
     return result
 
@@ -332,15 +339,17 @@ def decision_times(
 
 def print_pairings_header(key: str) -> None:
     print(f"\n### {key}\n")
-    print("| players | entrant | against | games | wins | 95% interval | fair share | verdict | games/s |")
-    print("| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: |", flush=True)
+    print(
+        "| players | entrant | against | games | wins | 95% interval | fair share | verdict | turn limit | games/s |"
+    )
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |", flush=True)
 
 
 def print_pairing(result: Pairing) -> None:
     low, high = result.interval
     print(
         f"| {result.num_players} | {result.first} | {result.second} | {result.games} | {result.rate:.1%} "
-        f"| {low:.1%}–{high:.1%} | {result.fair_share:.0%} | {result.verdict} "
+        f"| {low:.1%}–{high:.1%} | {result.fair_share:.0%} | {result.verdict} | {result.turn_limit} "
         f"| {result.games / result.seconds:.1f} |",
         flush=True,
     )

@@ -15,7 +15,8 @@ out-of-turn chance go by) and the title's reference player from ``bench/referenc
 How a pairing is played, so that its figures can be trusted:
 
 * **Seatings**: every lineup of the two entrants over the seats in which both appear is played in turn (2 at two
-  players, 6 at three, 14 at four), so neither profits from the seat order nor from being more or fewer.
+  players, 6 at three, 14 at four, 62 at six; in an order shuffled per pairing), so neither profits from the seat
+  order nor from being more or fewer.
 * **Fair share**: a game is won by the entrant holding the winning seat (a tie at the top is shared). An entrant
   holding k of the n seats wins k / n of the games by chance; the fair share printed is that figure averaged over
   the games played (one half once the seatings have come round evenly).
@@ -248,6 +249,7 @@ def head_to_head(
     """``games`` games of ``first`` against ``second``, cycling through every seating, options drawn per game."""
     rng = random.Random(pairing_seed(seed, rules.key, num_players, first, second))
     lineups = seatings(first, second, num_players)
+    rng.shuffle(lineups)  # a partial cycle (few games, many seats) then samples the seatings evenly
     result = Pairing(first, second, num_players)
     start = time.perf_counter()
     for game in range(games):

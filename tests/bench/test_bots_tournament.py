@@ -9,6 +9,7 @@ import random
 import pytest
 
 from bench.bots_tournament import (
+    FIXED_OPTIONS,
     REFERENCE,
     entrants_of,
     fair_share,
@@ -70,6 +71,15 @@ def test_reference_players_finish_games_with_varied_options(key, players):
     rules = registry.get(key)
     entrants = entrants_of(key)
     assert REFERENCE in entrants
-    result = head_to_head(rules, entrants, REFERENCE, "easy", 14, players, seed=5)
-    assert result.games == 14 and 0 <= result.wins <= 14
+    games = len(seatings(REFERENCE, "easy", players))  # every seating once
+    result = head_to_head(rules, entrants, REFERENCE, "easy", games, players, seed=5)
+    assert result.games == games and 0 <= result.wins <= games
     assert result.fair_share == pytest.approx(0.5)
+
+
+def test_games_stopped_by_a_turn_limit_are_counted(monkeypatch):
+    """Ten moves each cannot bring ten marbles home: every game ends on Chinese Checkers' turn limit."""
+    monkeypatch.setitem(FIXED_OPTIONS, "chinesecheckers", {"maxTurns": 10})
+    rules = registry.get("chinesecheckers")
+    result = head_to_head(rules, entrants_of("chinesecheckers"), "medium", "easy", 4, 2, seed=1)
+    assert result.games == 4 and result.turn_limit == 4

@@ -408,7 +408,10 @@ def main() -> None:
                     )
         if args.speed_positions and rules.key in HARD_POSITIONS:
             positions = list(hard_positions(rules, entrants_of(rules.key), args.speed_positions, args.seed))
-            print_speed(rules.key, decision_times(rules, entrants, positions, args.seed), len(positions))
+            if positions:
+                print_speed(rules.key, decision_times(rules, entrants, positions, args.seed), len(positions))
+            else:
+                print(f"\n{rules.key}: no position of the hardest kind was reached")
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ How a pairing is played, so that its figures can be trusted:
   plays the defaults only.
 
 Speed: each entrant decides on positions of the title's hardest kind (:data:`HARD_POSITIONS`: 6-player Chinese
-Checkers midgames, 6-player Perudo with 10 dice each under Calza and Salsa, 6-player Spicy with full hands, deep
+Checkers midgames, 6-player Perudo with 10 dice each under Calza and Salsa, 6-player Spicy with large hands, deep
 stacks and the Spice It Up! cards that multiply the choices), for every seat that may act there; the table shows
 the median, 95th percentile and worst time per decision.
 """

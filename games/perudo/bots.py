@@ -12,7 +12,8 @@ Levels
 * ``easy``: simple thresholds and plenty of randomness. It compares a bid with its expected count (own matching
   dice plus a third, or a sixth, of the unknown dice): Dudo when the bid is more than about one die above it,
   otherwise the smallest raise on the face it holds most of (a random face now and then). Calza now and then
-  when the bid equals the expected count. It never speaks out of turn.
+  when the bid equals the expected count, but only when a correct Calza gains something (a lost die back, or the
+  others' dice under the house rule): never with a full set of dice. It never speaks out of turn.
 * ``medium``: probabilities and expected values. For the standing bid it computes P(true) from its own dice and
   the binomial law of the unknown dice (each bid of another seat tilts that seat's dice a little towards the
   faces it named, ``bots_model.read_bids``), and scores each choice by its expected change in dice, counting an
@@ -42,10 +43,11 @@ Levels
     it values an opponent's lost die less than medium does (0.3 of its own), so it takes fewer risks to hurt
     someone else.
 
-Every level is a pure function of the view, the legal actions and the RNG (no memory between calls). Measured
-decision times: easy and medium about 0.05-0.25 ms on average, under 5 ms at worst (a cold cache); hard about
-0.5 ms on average with five dice per player, and up to about 50 ms with ten dice each at six players.
-The knobs were tuned in bot-against-bot games (``bench/bots_tournament.py``).
+Every level is a pure function of the view, the legal actions and the RNG (no memory between calls). Decision
+times on the hardest positions (six players with ten dice each, Calza and Salsa) and the strength of each level
+against the others and the reference player are measured by ``bench/bots_tournament.py`` (``bench/RESULTS.md``:
+hard about 20 ms at the median and well under a second at worst on a loaded machine). The knobs were tuned in
+bot-against-bot games.
 """
 
 from __future__ import annotations
@@ -135,7 +137,7 @@ def is_awaited(view: View) -> bool:
 
 def situation(view: View, legal: list[Action], profile: Profile | None = None) -> Situation:
     """Beliefs about the dice (plain, tilted or read), and for the hard bot the seat that answers its raise."""
-    total = dice_in_play(view, legal)
+    total = dice_in_play(view)
     others = other_dice_counts(view, total)
     palifico = view["palifico"]
     weight = opponent_weight(view, profile)
@@ -160,7 +162,16 @@ def regain_value(view: View) -> float:
     options = view["options"]
     if options["calzaSuccessEffect"] == "othersLoseOne":
         return float(len(view["in_game"]) - 1)
-    return 1.0 if view["my_dice_count"] < options["maxDice"] else 0.0
+    return 1.0 if calza_may_regain(view) else 0.0
+
+
+def calza_may_regain(view: View) -> bool:
+    """Would a correct Calza give the bot anything? A die back needs a lost one: fewer dice than it started with
+    (and never above ``maxDice``); the house rule takes a die from every other seat instead."""
+    options = view["options"]
+    if options["calzaSuccessEffect"] == "othersLoseOne":
+        return True
+    return view["my_dice_count"] < min(options["startingDice"], options["maxDice"])
 
 
 def lowest_per_face(bids: list[Action]) -> list[Action]:
@@ -325,7 +336,8 @@ def play_easy(view: View, legal: list[Action], rng: random.Random) -> Action | N
             (a for a in choices if a["quantity"] <= wanted), key=lambda a: a["quantity"], default=choices[0]
         )
     expected = beliefs.expected(bid["face"])
-    if CALZA in legal and abs(bid["quantity"] - expected) < 0.5 and rng.random() < 0.3:
+    calza_worth = calza_may_regain(view) and abs(bid["quantity"] - expected) < 0.5
+    if CALZA in legal and calza_worth and rng.random() < 0.3:
         return legal_copy(legal, CALZA)
     if DUDO in legal and (not bids or bid["quantity"] > expected + rng.uniform(0.0, 1.5)):
         return legal_copy(legal, DUDO)

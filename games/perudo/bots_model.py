@@ -5,18 +5,13 @@ Everything here is a function of one seat's view and legal actions, never of the
 Dice in play
 ============
 
-The total number of dice in play (N) drives every probability. :func:`dice_in_play` finds it, best source first:
-
-1. ``view["dice_in_play"]``, shown when the table plays with ``lostDiceVisible``;
-2. the legal bids: they run up to the quantity limit, which is N with ``capBidAtDiceInPlay`` and 2N + 1 without
-   it (``bidding.quantity_limit``). When a seat may speak but no raise is legal, the limit is the standing bid's
-   quantity (only a raise of a Paco bid or of a Palifico bid can run out, and both need one more die). The
-   rules document this: the counts are public at a real table (every loss is announced), so the limit may show
-   through;
-3. otherwise (a seat that may only call Calza out of turn, with ``lostDiceVisible`` off) an estimate from the
-   round number: every finished round moved one die (a lost die; a Calza gain is rare), so N is about
-   ``startingDice × players − (round − 1)``, clamped to what the seat's own dice and the seats still in play
-   allow (each of them has between 1 and ``maxDice`` dice).
+The total number of dice in play (N) drives every probability. :func:`dice_in_play` takes it from
+``view["dice_in_play"]`` when the table plays with ``lostDiceVisible``. Otherwise the bot, which keeps no notes
+between decisions, estimates it from the round number, as a player who does not keep count would: every finished
+round moved one die (a lost die; a Calza gain is rare), so N is about ``startingDice × players − (round − 1)``,
+clamped to what the seat's own dice and the seats still in play allow (each of them has between 1 and the most
+dice a player can hold). It never reads N from the legal bids: with lost dice hidden, the bid limit comes from the
+dice the table started with, precisely so that it gives nothing away.
 
 The dice of each other seat are ``view["dice_counts"]`` when visible; otherwise the N − (own dice) unknown dice
 are spread evenly over the other seats still in play, except that a Palifico player (who just dropped to one
@@ -66,16 +61,10 @@ def own_matches(dice: list[int], face: int, palifico: bool) -> int:
 # --- dice in play -------------------------------------------------------------------------------------------
 
 
-def dice_in_play(view: View, legal: list[Action]) -> int:
-    """The total dice in play: shown, read from the legal bids' quantity limit, or estimated (module docs)."""
+def dice_in_play(view: View) -> int:
+    """The total dice in play: shown, or estimated from the round number (module docs)."""
     if view.get("dice_in_play") is not None:
         return view["dice_in_play"]
-    capped = view["options"]["capBidAtDiceInPlay"]
-    top = max((action["quantity"] for action in legal if action["type"] == "bid"), default=0)
-    if not top and view["bid"] is not None and {"type": "dudo"} in legal:
-        top = view["bid"]["quantity"]  # may speak but cannot raise: the standing bid is at the limit
-    if top:
-        return top if capped else (top - 1) // 2
     return estimate_dice_in_play(view)
 
 
@@ -86,7 +75,7 @@ def estimate_dice_in_play(view: View) -> int:
     others = sum(1 for seat in view["in_game"] if seat != view["seat"])
     guess = options["startingDice"] * view["num_players"] - max(view["round"] - 1, 0)
     low = mine + others
-    high = mine + others * options["maxDice"]
+    high = mine + others * max(options["startingDice"], options["maxDice"])
     return max(low, min(high, guess))
 
 

@@ -27,8 +27,12 @@ Levels
     * a *challenge* is worth the stack plus the owner's penalty cards times the chance of winning, minus the stack
       and our penalty cards times the chance of losing. The chance is :func:`bots_odds.simple_odds`: did the owner
       hold any card making the trait true, counting the cards we have seen (our hand, the last revealed card) out
-      of the deck (3 copies of each spice and number, 5 wild numbers, 5 wild spices). Out of turn it challenges only
-      when that value clears a margin, else returns None;
+      of the deck (3 copies of each spice and number, 5 wild numbers, 5 wild spices), weighed by how readily a
+      player without such a card still claims the trait: a bluffer follows the stack's spice whatever it holds but
+      keeps a number it has, so an unbacked spice is about as likely as a backed one and an unbacked number a
+      quarter as likely (``Profile.propensities``; naive odds, with the number doubted first, made medium's
+      challenges succeed only 30% of the time, these about half). Out of turn it challenges only when that value
+      clears a margin, else returns None;
     * an opponent's *last card* is challenged when that beats letting the trophy go: always when it would be their
       second trophy (an outright win); for the third trophy, when ending the game would leave us behind; and it
       declines a game-ending trophy that leaves us in front;
@@ -105,6 +109,8 @@ class Profile:
     block_weight: float = 0.8  # value of leaving the next player without an honest follow-up
     challenge_margin: float = 0.5  # points a challenge must clear over doing nothing
     end_aware_challenges: bool = False  # price World's End for the penalty draws of a challenge
+    # medium's reading of a top card (simple_odds): how much likelier a claim is without a fitting card
+    propensities: tuple[float, float, float] = (1.0, 0.25, 0.15)
 
 
 MEDIUM = Profile(read_bayes=False, own_stack=False)
@@ -209,7 +215,7 @@ def _top_odds(table: Table) -> Odds:
         legal = (*legal, declaration)
     hand_before = view["hand_sizes"][owner] + 1
     if not table.profile.read_bayes:
-        return simple_odds(table.pool, declaration, hand_before, table.turn_it_up)
+        return simple_odds(table.pool, declaration, hand_before, table.turn_it_up, table.profile.propensities)
     forced = len(stack) == 1 and _lost_last_challenge(view, owner)
     pass_rate = 0.0 if forced else (0.15 if hand_before == 1 else 0.05)
     return bayes_odds(table.pool, declaration, legal, hand_before, table.turn_it_up, pass_rate, top["copy"])

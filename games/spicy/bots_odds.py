@@ -7,7 +7,8 @@ pool; the odds that a declaration is true then follow from how a typical player 
 Two models answer "how likely does the top card pass a spice / number / both check?":
 
 * :func:`simple_odds` (medium): the chance that the owner held at least one card that makes the trait true
-  (hypergeometric), discounted by a fixed bluff propensity. It ignores that the owner *chose* this declaration.
+  (hypergeometric), discounted by a bluff propensity per trait (the caller's: the bots judge their own cards
+  with the naive :data:`NAIVE_PROPENSITIES` of an observer). It ignores that the owner *chose* this declaration.
 * :func:`bayes_odds` (hard): a Bayesian model of the owner's choice. Hands of the owner's size are drawn from the
   pool (all of them, weighted, for a single card; a fixed number of samples otherwise, from a generator seeded by
   the question so the answer stays a pure function), and a model player says how likely it would have made the
@@ -105,9 +106,19 @@ def honest_support(pool: Pool, declarations: tuple[Declaration, ...], turn_it_up
 # --------------------------------------------------------------------------------------------------------------
 
 
+NAIVE_PROPENSITIES = (0.5, 0.6, 0.15)  # how an observer who counts only public cards discounts each trait
+
+
 @lru_cache(maxsize=4096)
-def simple_odds(pool: Pool, declaration: Declaration, hand_before: int, turn_it_up: bool) -> Odds:
-    """Chance that each trait holds: held-a-fitting-card odds, discounted by a bluff propensity per trait."""
+def simple_odds(
+    pool: Pool,
+    declaration: Declaration,
+    hand_before: int,
+    turn_it_up: bool,
+    propensities: tuple[float, float, float] = NAIVE_PROPENSITIES,
+) -> Odds:
+    """Chance that each trait holds: held-a-fitting-card odds, discounted by a bluff propensity per trait (spice,
+    number, both): how likely a player without a fitting card still makes the claim, relative to one with it."""
     total = pool_size(pool)
     draws = min(hand_before, total)
 
@@ -115,7 +126,8 @@ def simple_odds(pool: Pool, declaration: Declaration, hand_before: int, turn_it_
         held = chance_any(total, _support(pool, declaration, trait, turn_it_up), draws)
         return _clip(held / (held + (1.0 - held) * propensity)) if held > 0 else FLOOR
 
-    return Odds(odds("spice", 0.5), odds("number", 0.6), odds("both", 0.15))
+    spice, number, both = propensities
+    return Odds(odds("spice", spice), odds("number", number), odds("both", both))
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -114,23 +114,26 @@ def test_decisions_depend_only_on_what_the_seat_may_see(options):
     assert decisions > 50
 
 
-def test_dice_in_play_is_read_from_the_legal_bids_when_counts_are_hidden():
+def test_dice_in_play_is_estimated_not_read_from_the_legal_bids_when_counts_are_hidden():
+    """With lost dice hidden the bots estimate the total from the round number (the view is all they read, never
+    the bid limit); shown, they use it."""
     rng = random.Random(3)
     seen = 0
 
     def check(state, seat, action):
         nonlocal seen
-        legal = RULES.legal_actions(state, seat)
         view = RULES.view(state, seat)
-        assert view["dice_in_play"] is None
-        if any(entry["type"] == "bid" for entry in legal):
-            assert dice_in_play(view, legal) == sum(state["counts"])
-            seen += 1
+        if view["dice_in_play"] is not None:
+            assert dice_in_play(view) == sum(state["counts"])
+            return
         estimate = estimate_dice_in_play(view)
+        assert dice_in_play(view) == estimate
         assert sum(1 for count in state["counts"] if count) <= estimate <= 5 * len(state["counts"])
+        seen += 1
 
     play({"calza": True}, ["medium", "hard", "easy", "medium"], rng, check)
     play({"capBidAtDiceInPlay": False}, ["medium", "hard"], rng, check)
+    play({"lostDiceVisible": True}, ["medium", "hard"], rng, check)
     assert seen > 20
 
 
@@ -174,7 +177,7 @@ def test_a_bid_the_bot_holds_itself_is_raised_not_doubted(level):
 def test_calza_when_the_exact_count_is_likely(level):
     # The one-die opener claims three 5s; the bot holds two: the bid is exact if that die is a 5 or a Paco,
     # which the opening makes likely. The bot is missing a die, so a right Calza gives one back.
-    state = apply(with_hands([[5], [5, 5, 2, 2]], calza=True), 0, bid(3, 5))
+    state = apply(with_hands([[5], [5, 5, 2, 2]], calza=True, lostDiceVisible=True), 0, bid(3, 5))
     assert decide(level, state, 1) == CALZA
 
 
@@ -219,3 +222,17 @@ def win_share(strong: str, weak: str, games: int, players: int, options: dict, s
 )
 def test_the_stronger_level_wins_clearly(strong, weak, players, options, games, share):
     assert win_share(strong, weak, games, players, options, seed=2024) > share
+
+
+def test_easy_never_calls_calza_with_a_full_set_of_dice():
+    """A correct Calza only gives back a lost die: with all its dice easy has nothing to gain from one. The same
+    bid (four 5s, about what easy expects) draws a Calza now and then once easy is missing a die."""
+    full = apply(with_hands([[2, 3, 4, 6, 6], [5, 5, 2, 3, 4]], calza=True), 0, bid(4, 5))
+    missing = apply(with_hands([[2, 3, 4, 6, 6], [5, 5, 2, 3]], calza=True), 0, bid(4, 5))
+    view, legal = RULES.view(full, 1), RULES.legal_actions(full, 1)
+    assert CALZA in legal
+    full_choices = [LEVELS["easy"](view, legal, random.Random(seed)) for seed in range(200)]
+    assert CALZA not in full_choices
+    view, legal = RULES.view(missing, 1), RULES.legal_actions(missing, 1)
+    missing_choices = [LEVELS["easy"](view, legal, random.Random(seed)) for seed in range(200)]
+    assert CALZA in missing_choices

@@ -131,6 +131,18 @@ def test_a_last_card_that_would_win_outright_is_always_challenged(level):
 
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
+def test_a_decisive_card_on_a_stack_is_challenged_on_its_spice_the_trait_bluffers_lie_about(level):
+    """A card that must follow the stack's spice is a spice bluff far more often than a number bluff (a bluffer
+    keeps a number it holds): the naive count, for which a given number is rarer than a spice, named the number."""
+    state = start([["chili-1", "wasabi-7"], ["chili-4", "pepper-2"]])
+    state = {**state, "trophies": [1, 0], "trophies_left": 2}
+    state = play(play(state, 0, "chili-1", "chili", 1), 1, "chili-4", "chili", 4)
+    state = play(state, 0, "wasabi-7", "chili", 7)  # seat 0's last card: a second trophy would win outright
+    assert state["phase"] == "last_card"
+    assert _choice(level, state, 1) == {"type": "challenge", "trait": "spice"}
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
 def test_the_last_trophy_is_let_go_by_whoever_it_leaves_in_front_and_challenged_by_the_others(level):
     state = start([["chili-1"], ["wasabi-5"], ["pepper-7"]])
     state = give_won_cards({**state, "trophies": [0, 1, 1], "trophies_left": 1}, 1, 5)

@@ -21,6 +21,24 @@ def _log_file(name: str):
     return open(LOGS / f"{name}-{os.getpid()}-{time.monotonic_ns()}.log", "w+b")  # noqa: SIM115
 
 
+def child_env(env: dict[str, str]) -> dict[str, str]:
+    """A server's or worker's environment: this process's, then what keeps the child one site with it (its secret
+    key, which the sessions made here are hashed with; its instance name, which its Redis channels, queues and keys
+    are prefixed with; hosts its production settings accept; the HTTP limits off, as the tests of other things sign
+    up and create tables in numbers), then ``env``."""
+    from django.conf import settings
+
+    return {
+        **os.environ,
+        "DJANGO_SECRET_KEY": settings.SECRET_KEY,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "TAPETE_INSTANCE": settings.TAPETE_INSTANCE,
+        "TAPETE_RATELIMIT": "false",
+        **env,
+        "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}",
+    }
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -31,7 +49,7 @@ def free_port() -> int:
 def daphne_servers(count: int, env: dict[str, str], application: str = "tapete.asgi:application"):
     """Yield the ports of ``count`` daphne processes serving ``application`` with ``env`` added."""
     ports = [free_port() for _ in range(count)]
-    full_env = {**os.environ, **env, "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}"}
+    full_env = child_env(env)
     logs = [_log_file(f"daphne-{port}") for port in ports]
     processes = [
         subprocess.Popen(
@@ -81,7 +99,7 @@ def celery_worker(env: dict[str, str], *, beat: bool = True, purge: bool = True)
         from tapete.celery import app
 
         app.control.purge()
-    full_env = {**os.environ, **env, "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}"}
+    full_env = child_env(env)
     command = [
         sys.executable,
         "-m",

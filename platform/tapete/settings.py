@@ -210,7 +210,7 @@ if REDIS_URL:
         "global_keyprefix": TAPETE_REDIS_PREFIX,
     }
 else:
-    for folder in ("out", "processed"):
+    for folder in ("out", "processed", "control"):
         (CELERY_BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT = "tapete.broker:Transport"  # kombu's, with atomic writes (see tapete/broker.py)
@@ -218,6 +218,7 @@ else:
         "data_folder_in": str(CELERY_BROKER_DIR / "out"),
         "data_folder_out": str(CELERY_BROKER_DIR / "out"),
         "processed_folder": str(CELERY_BROKER_DIR / "processed"),
+        "control_folder": str(CELERY_BROKER_DIR / "control"),  # kombu's default is "control" in the working folder
         "store_processed": False,
     }
 CELERY_TASK_IGNORE_RESULT = True

@@ -32,11 +32,10 @@ from urllib.parse import urlencode
 
 import pytest
 import websockets
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection
 
-from tests.conftest import FAST_OPTIONS, PASSWORD
+from tests.conftest import FAST_OPTIONS, GAME_KEYS, PASSWORD
 from tests.lobby.test_lobby_pages import form_defaults
 from tests.servers import (
     ROOT,
@@ -134,11 +133,12 @@ def _processes(commands: dict[str, list[str]], env: dict, ports: dict[str, int])
             _wait_for_port(port, started[name], logs[name])
         yield started
     finally:
-        for process in started.values():
-            _signal_group(process, signal.SIGTERM)
+        for name, process in started.items():
+            # Celery's cold shutdown: the warm one (systemd's SIGTERM) waits for its pool, seconds in a test.
+            _signal_group(process, signal.SIGQUIT if name.startswith("celery") else signal.SIGTERM)
         for process in started.values():
             try:
-                process.wait(15)
+                process.wait(5)
             except subprocess.TimeoutExpired:
                 pass
             _signal_group(process, signal.SIGKILL)
@@ -295,9 +295,8 @@ def test_only_https_static_files_from_disk_and_the_site_origin_only(site):
     asyncio.run(handshakes())
 
 
-@pytest.mark.parametrize("game", ["perudo", "spicy", "chinesecheckers"])
-def test_a_game_of_each_title_through_nginx(site, game):
-    browser = Browser(site)
+def _open_table(browser: Browser, game: str) -> int:
+    """Sign up, open a two-seat table of ``game`` with a computer player, give it a short clock: the table's id."""
     _sign_up(browser, f"{game}-player")
     data = form_defaults(game, 2) | {f"opt_{name}": str(value) for name, value in FAST_OPTIONS[game].items()}
     table_url = browser.post_and_follow(f"/play/{game}/new/", data)
@@ -305,31 +304,45 @@ def test_a_game_of_each_title_through_nginx(site, game):
     assert browser.request("GET", f"/table/{match_id}/").status == 200
     browser.post_and_follow(f"/table/{match_id}/bot/", {"level": "medium"})
     Match.objects.filter(pk=match_id).update(time_control=CLOCK)
-    browser.post_and_follow(f"/table/{match_id}/start/")
-    page = browser.request("GET", f"/table/{match_id}/")
+    return match_id
+
+
+def _bot_moved_and_our_clock_ran_out(match_id: int) -> bool:
+    try:
+        timeouts = Match.objects.get(pk=match_id).clock["timeouts"][0]
+        return timeouts >= 1 and MatchAction.objects.filter(match_id=match_id, seat=1).exists()
+    finally:
+        connection.close()  # this thread's own connection: nothing may hold the test database at the end
+
+
+async def _play(browser: Browser, match_id: int) -> dict:
+    """Start the table, play one move of our own, then watch the computer player move and our clock run out."""
+    await asyncio.to_thread(browser.post_and_follow, f"/table/{match_id}/start/")
+    page = await asyncio.to_thread(browser.request, "GET", f"/table/{match_id}/")
     assert page.status == 200 and f'data-ws="/ws/match/{match_id}/"' in page.text
+    async with browser.websocket(f"/ws/match/{match_id}/") as socket:
+        moved = False
+        async with asyncio.timeout(45):
+            while True:
+                view = json.loads(await socket.recv())
+                if view["t"] != "view":
+                    continue
+                if view["d"]["legal"] and not moved:
+                    await socket.send(json.dumps({"t": "act", "v": view["v"], "d": view["d"]["legal"][0]}))
+                    moved = True
+                elif moved and await asyncio.to_thread(_bot_moved_and_our_clock_ran_out, match_id):
+                    return view
 
-    timeouts = sync_to_async(lambda: Match.objects.get(pk=match_id).clock["timeouts"][0])
-    bot_moves = sync_to_async(lambda: MatchAction.objects.filter(match_id=match_id, seat=1).count())
 
-    async def play():
-        async with browser.websocket(f"/ws/match/{match_id}/") as socket:
-            view, moved = None, False
-            async with asyncio.timeout(45):
-                while True:
-                    frame = json.loads(await socket.recv())
-                    if frame["t"] != "view":
-                        continue
-                    view = frame
-                    if view["d"]["legal"] and not moved:  # one move of our own, then the clock plays for us
-                        await socket.send(
-                            json.dumps({"t": "act", "v": view["v"], "d": view["d"]["legal"][0]})
-                        )
-                        moved = True
-                    elif moved and await bot_moves() and await timeouts() >= 1:
-                        return view
+def test_a_game_of_each_title_through_nginx(site):
+    """The three titles at once, as three players of the site would play them."""
+    browsers = {game: Browser(site) for game in GAME_KEYS}
+    tables = {game: _open_table(browser, game) for game, browser in browsers.items()}
 
-    last = asyncio.run(play())
-    assert last["d"]["status"] == "active" and last["d"]["seat"] == 0
-    ours = MatchAction.objects.filter(match_id=match_id, seat=0).count()
-    assert ours >= 2, "our move, and at least one the server played when our clock ran out"
+    async def play_all():
+        return await asyncio.gather(*(_play(browsers[game], tables[game]) for game in GAME_KEYS))
+
+    for game, last in zip(GAME_KEYS, asyncio.run(play_all()), strict=True):
+        assert last["d"]["status"] == "active" and last["d"]["seat"] == 0, game
+        ours = MatchAction.objects.filter(match_id=tables[game], seat=0).count()
+        assert ours >= 2, f"{game}: our move, and at least one the server played when our clock ran out"

@@ -18,14 +18,13 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import socket
 import ssl
 import subprocess
 import sys
 import tempfile
 import uuid
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import urlencode
@@ -39,11 +38,10 @@ from tests.conftest import FAST_OPTIONS, GAME_KEYS, PASSWORD
 from tests.lobby.test_lobby_pages import form_defaults
 from tests.servers import (
     ROOT,
-    _log_file,
-    _signal_group,
-    _wait_for_port,
     child_env,
+    database_url,
     free_port,
+    processes,
     wait_for_other_database_sessions,
 )
 from turnengine.models import Match, MatchAction
@@ -117,36 +115,6 @@ http {{
     return config
 
 
-@contextmanager
-def _processes(commands: dict[str, list[str]], env: dict, ports: dict[str, int]):
-    """Start every command at once (each in a process group of its own: Celery forks), wait for the ``ports``,
-    and at the end stop them all at once."""
-    logs = {name: _log_file(name.split(":")[0]) for name in commands}
-    started = {
-        name: subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=logs[name], start_new_session=True
-        )
-        for name, command in commands.items()
-    }
-    try:
-        for name, port in ports.items():
-            _wait_for_port(port, started[name], logs[name])
-        yield started
-    finally:
-        for name, process in started.items():
-            # Celery's cold shutdown: the warm one (systemd's SIGTERM) waits for its pool, seconds in a test.
-            _signal_group(process, signal.SIGQUIT if name.startswith("celery") else signal.SIGTERM)
-        for process in started.values():
-            try:
-                process.wait(5)
-            except subprocess.TimeoutExpired:
-                pass
-            _signal_group(process, signal.SIGKILL)
-            process.wait()
-        for log in logs.values():
-            log.close()
-
-
 @pytest.fixture(scope="module")
 def site(django_db_setup, django_db_blocker):
     """nginx on TLS in front of two daphne processes, a Celery worker and the beat; yields how to reach it."""
@@ -154,14 +122,13 @@ def site(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock(), ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="tapete-deploy-")))
         folder.chmod(0o755)  # nginx's workers (user nobody when started as root) read the static files here
-        db = connection.settings_dict
         env = child_env(
             {
                 "DJANGO_DEBUG": "false",
                 "DJANGO_ALLOWED_HOSTS": HOST,
                 "TAPETE_HTTPS": "true",
                 "TAPETE_RATELIMIT": "true",
-                "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+                "DATABASE_URL": database_url(connection),
                 "REDIS_URL": settings.REDIS_URL,
                 # A name of its own: queues, channels and the limits' counters start empty on every run.
                 "TAPETE_INSTANCE": f"deploy-{uuid.uuid4().hex[:8]}",
@@ -199,7 +166,7 @@ def site(django_db_setup, django_db_blocker):
             "nginx": [nginx, "-p", str(folder), "-c", str(config)],
         }
         ports = {f"daphne:{port}": port for port in daphne_ports} | {"nginx": https_port}
-        stack.enter_context(_processes(commands, env, ports))
+        stack.enter_context(processes({name: (command, env) for name, command in commands.items()}, ports))
         assert collectstatic.wait(60) == 0
         yield {"https": https_port, "http": http_port, "cafile": str(cert), "static": folder / "static"}
         stack.close()

@@ -5,8 +5,6 @@ from channels.testing import WebsocketCommunicator
 
 from tapete.asgi import application
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
 SITE = "localhost:8000"  # as the browser's Host header names the site
 
 

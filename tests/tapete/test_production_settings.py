@@ -53,7 +53,9 @@ def test_tapete_https_turns_on_hsts_secure_cookies_the_redirect_and_the_proxy_he
 
 
 def test_the_instance_name_comes_from_the_database_or_tapete_instance(monkeypatch):
-    from_database = _settings(monkeypatch, DATABASE_URL="postgres://u@127.0.0.1:5432/site_one", REDIS_URL="redis://x")
+    from_database = _settings(
+        monkeypatch, DATABASE_URL="postgres://u@127.0.0.1:5432/site_one", REDIS_URL="redis://x"
+    )
     assert from_database["CHANNEL_LAYERS"]["default"]["CONFIG"]["prefix"] == "tapete.site_one."
     named = _settings(monkeypatch, DATABASE_URL="postgres://u@127.0.0.1:5432/db", TAPETE_INSTANCE="fr play!")
     assert named["TAPETE_INSTANCE"] == "fr-play-"

@@ -13,11 +13,18 @@ import os
 
 import pytest
 import redis
-import websockets
 from django.conf import settings
 from django.db import connection
 
-from tests.servers import daphne_servers, wait_for_other_database_sessions
+from tests.servers import (
+    child_env,
+    daphne_command,
+    database_url,
+    free_port,
+    match_socket,
+    processes,
+    wait_for_other_database_sessions,
+)
 from tests.turnengine.wsclient import make_session_key
 
 needs_services = pytest.mark.skipif(
@@ -27,26 +34,10 @@ needs_services = pytest.mark.skipif(
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, needs_services]
 
 
-def _database_url() -> str:
-    db = connection.settings_dict
-    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-
-
 def _other_redis_database(url: str) -> str:
     """The same Redis server under another database number, as a second site on the machine would use it."""
     base, _, number = url.rstrip("/").rpartition("/")
     return f"{base}/{(int(number or 0) + 1) % 16}"
-
-
-async def _open(port: int, match_id: int, key: str):
-    return await websockets.connect(
-        f"ws://127.0.0.1:{port}/ws/match/{match_id}/",
-        additional_headers={
-            "Cookie": f"{settings.SESSION_COOKIE_NAME}={key}",
-            "Origin": f"http://127.0.0.1:{port}",
-        },
-        compression=None,
-    )
 
 
 async def _until(socket, kind: str, timeout: float = 10) -> dict:
@@ -69,16 +60,20 @@ async def _frames_for(socket, seconds: float) -> list[dict]:
 def test_seat_frames_never_cross_to_another_instance_on_the_same_redis_server(start_table):
     match, users = start_table("perudo", 2)
     keys = [make_session_key(user) for user in users]
-    common = {"DATABASE_URL": _database_url(), "DJANGO_DEBUG": "false"}
+    common = {"DATABASE_URL": database_url(connection), "DJANGO_DEBUG": "false"}
     site_a = {**common, "REDIS_URL": os.environ["REDIS_URL"], "TAPETE_INSTANCE": "site-a"}
-    site_b = {**common, "REDIS_URL": _other_redis_database(os.environ["REDIS_URL"]), "TAPETE_INSTANCE": "site-b"}
+    site_b = {
+        **common,
+        "REDIS_URL": _other_redis_database(os.environ["REDIS_URL"]),
+        "TAPETE_INSTANCE": "site-b",
+    }
     mover_seat = min(match.rules.to_act(match.state))
     other_seat = 1 - mover_seat
 
     async def play(ports_a, port_b):
-        mover = await _open(ports_a[0], match.pk, keys[mover_seat])
-        same_site = await _open(ports_a[1], match.pk, keys[other_seat])
-        other_site = await _open(port_b, match.pk, keys[other_seat])
+        mover = await match_socket(ports_a[0], match.pk, keys[mover_seat])
+        same_site = await match_socket(ports_a[1], match.pk, keys[other_seat])
+        other_site = await match_socket(port_b, match.pk, keys[other_seat])
         snapshot = await _until(mover, "view")
         await _until(same_site, "view")
         await _until(other_site, "view")
@@ -92,8 +87,10 @@ def test_seat_frames_never_cross_to_another_instance_on_the_same_redis_server(st
         for socket in (mover, same_site, other_site):
             await socket.close()
 
-    with daphne_servers(2, site_a) as ports_a, daphne_servers(1, site_b) as (port_b,):
-        asyncio.run(play(ports_a, port_b))
+    ports = {"a1": free_port(), "a2": free_port(), "b": free_port()}
+    envs = {"a1": child_env(site_a), "a2": child_env(site_a), "b": child_env(site_b)}
+    with processes({name: (daphne_command(port), envs[name]) for name, port in ports.items()}, ports):
+        asyncio.run(play([ports["a1"], ports["a2"]], ports["b"]))
     wait_for_other_database_sessions(connection)
 
 
@@ -108,7 +105,8 @@ def test_celery_queues_and_keys_carry_the_instance_prefix():
     with app.connection_for_write() as conn:
         app.send_task("turnengine.tasks.sweep_deadlines", connection=conn)
     try:
-        assert client.llen(prefix + queue) == 1  # the broker's key: the global key prefix, then the queue's name
+        # The broker's key is the global key prefix, then the queue's name.
+        assert client.llen(prefix + queue) == 1
         assert client.llen(queue) == 0 and client.llen("celery") == 0
     finally:
         app.control.purge()

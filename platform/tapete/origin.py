@@ -36,7 +36,10 @@ class SameOriginValidator(OriginValidator):
             return False
         parsed = urlparse(origin)
         scheme = "https" if _is_secure(scope, headers) else "http"
-        patterns = [f"{scheme}://{host}", *(_channels_pattern(trusted) for trusted in settings.CSRF_TRUSTED_ORIGINS)]
+        patterns = [
+            f"{scheme}://{host}",
+            *(_channels_pattern(trusted) for trusted in settings.CSRF_TRUSTED_ORIGINS),
+        ]
         return any(self.match_allowed_origin(parsed, pattern) for pattern in patterns)
 
 

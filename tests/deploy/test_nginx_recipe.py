@@ -106,7 +106,8 @@ events {{ worker_connections 512; }}
 http {{
     include /etc/nginx/mime.types;
     default_type application/octet-stream;
-    access_log {folder}/access.log;
+    log_format upstreams '$request_uri $status $upstream_addr';
+    access_log {folder}/access.log upstreams;
     {" ".join(f"{name}_temp_path {path};" for name, path in temp.items())}
     include {site};
 }}
@@ -168,7 +169,14 @@ def site(django_db_setup, django_db_blocker):
         ports = {f"daphne:{port}": port for port in daphne_ports} | {"nginx": https_port}
         stack.enter_context(processes({name: (command, env) for name, command in commands.items()}, ports))
         assert collectstatic.wait(60) == 0
-        yield {"https": https_port, "http": http_port, "cafile": str(cert), "static": folder / "static"}
+        yield {
+            "https": https_port,
+            "http": http_port,
+            "cafile": str(cert),
+            "static": folder / "static",
+            "access_log": folder / "access.log",
+            "daphne_ports": daphne_ports,
+        }
         stack.close()
         wait_for_other_database_sessions(connection)
 
@@ -313,3 +321,9 @@ def test_a_game_of_each_title_through_nginx(site):
         assert last["d"]["status"] == "active" and last["d"]["seat"] == 0, game
         ours = MatchAction.objects.filter(match_id=tables[game], seat=0).count()
         assert ours >= 2, f"{game}: our move, and at least one the server played when our clock ran out"
+    # Round robin: pages and websockets (101) went to both daphne processes.
+    log = site["access_log"].read_text().splitlines()
+    for port in site["daphne_ports"]:
+        assert any(line.endswith(f" 127.0.0.1:{port}") for line in log), port
+    sockets = [line for line in log if line.startswith("/ws/match/")]
+    assert len(sockets) == 3 and all(" 101 " in line for line in sockets)

@@ -23,9 +23,10 @@ async def test_the_sites_own_origin_is_let_through():
 @pytest.mark.parametrize(
     "origin",
     [
-        "http://localhost:9999",  # another port on the same host (finding 8: http://127.0.0.1:9999)
-        "https://localhost",  # another scheme and port
-        "chrome-extension://localhost",  # a browser extension naming the same host
+        "http://localhost:9999",  # another port on the same host
+        "http://127.0.0.1:9999",  # the three of finding 8: another host and port, ...
+        "https://localhost",  # ... another scheme and port, ...
+        "chrome-extension://localhost",  # ... a browser extension naming the same host
         "http://127.0.0.1:8000",  # an allowed host, but not the one the page was served from
         "null",  # sandboxed frames and file:// pages
     ],

@@ -6,6 +6,10 @@ Two running modes, chosen by the environment (design.md §4):
   failing), the in-memory channel layer, and Celery on a file-system broker in ``var/celery/``.
 * **Real services**: ``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL`` switch to PostgreSQL, the Redis pub/sub channel
   layer and the Redis Celery broker, so several ASGI processes and Celery workers can share them.
+
+Production (README "Production", deploy/): ``DJANGO_DEBUG=false`` makes the secret key and host names required,
+``TAPETE_HTTPS=true`` the HTTPS settings; ``TAPETE_INSTANCE`` (default: the database's name) prefixes everything the
+site puts in Redis. The README's "Settings" table lists every variable.
 """
 
 import os

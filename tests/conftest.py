@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import uuid
 
 import pytest
 
@@ -39,6 +40,13 @@ def deadlines_driven_by_the_tests(settings):
     """Tests move time themselves (``now=``); the Celery integration tests switch scheduling back on."""
     settings.TAPETE_SCHEDULE_DEADLINES = False
     settings.TAPETE_SCHEDULE_BOTS = False
+
+
+@pytest.fixture(autouse=True)
+def fresh_http_limits(settings):
+    """Each test counts its log-ins, sign-ups and tables afresh (django-ratelimit's keys under a prefix of its own),
+    without clearing a cache that the Redis broker may share."""
+    settings.RATELIMIT_CACHE_PREFIX = f"rl:{uuid.uuid4().hex}:"
 
 
 @pytest.fixture

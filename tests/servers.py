@@ -21,6 +21,45 @@ def _log_file(name: str):
     return open(LOGS / f"{name}-{os.getpid()}-{time.monotonic_ns()}.log", "w+b")  # noqa: SIM115
 
 
+def child_env(env: dict[str, str]) -> dict[str, str]:
+    """A server's or worker's environment: this process's, then what keeps the child one site with it (its secret
+    key, which the sessions made here are hashed with; its instance name, which its Redis channels, queues and keys
+    are prefixed with; hosts its production settings accept; the HTTP limits off, as the tests of other things sign
+    up and create tables in numbers), then ``env``."""
+    from django.conf import settings
+
+    return {
+        **os.environ,
+        "DJANGO_SECRET_KEY": settings.SECRET_KEY,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "TAPETE_INSTANCE": settings.TAPETE_INSTANCE,
+        "TAPETE_RATELIMIT": "false",
+        **env,
+        "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}",
+    }
+
+
+def database_url(connection) -> str:
+    """The URL of the test database, for a child process to use (PostgreSQL only)."""
+    db = connection.settings_dict
+    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
+def match_socket(port: int, match_id: int, session_key: str):
+    """A real websocket to a match on the daphne process at ``port``, logged in with ``session_key``."""
+    import websockets
+    from django.conf import settings
+
+    return websockets.connect(
+        f"ws://127.0.0.1:{port}/ws/match/{match_id}/",
+        additional_headers={
+            "Cookie": f"{settings.SESSION_COOKIE_NAME}={session_key}",
+            "Origin": f"http://127.0.0.1:{port}",
+        },
+        compression=None,
+    )
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -31,7 +70,7 @@ def free_port() -> int:
 def daphne_servers(count: int, env: dict[str, str], application: str = "tapete.asgi:application"):
     """Yield the ports of ``count`` daphne processes serving ``application`` with ``env`` added."""
     ports = [free_port() for _ in range(count)]
-    full_env = {**os.environ, **env, "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}"}
+    full_env = child_env(env)
     logs = [_log_file(f"daphne-{port}") for port in ports]
     processes = [
         subprocess.Popen(
@@ -59,6 +98,40 @@ def daphne_servers(count: int, env: dict[str, str], application: str = "tapete.a
             log.close()
 
 
+@contextmanager
+def processes(commands: dict[str, tuple[list[str], dict[str, str]]], ports: dict[str, int]):
+    """Start every ``name: (command, env)`` at once (each in a process group of its own: Celery forks), wait for
+    the named processes' ``ports``, and at the end stop them all at once. Names starting with "celery" get
+    Celery's cold shutdown: the warm one waits for its pool, seconds in a test."""
+    logs = {name: _log_file(name.split(":")[0]) for name in commands}
+    started = {
+        name: subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=logs[name], start_new_session=True
+        )
+        for name, (command, env) in commands.items()
+    }
+    try:
+        for name, port in ports.items():
+            _wait_for_port(port, started[name], logs[name])
+        yield started
+    finally:
+        for name, process in started.items():
+            _signal_group(process, signal.SIGQUIT if name.startswith("celery") else signal.SIGTERM)
+        for process in started.values():
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
+                pass
+            _signal_group(process, signal.SIGKILL)
+            process.wait()
+        for log in logs.values():
+            log.close()
+
+
+def daphne_command(port: int, application: str = "tapete.asgi:application") -> list[str]:
+    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), application]
+
+
 def _wait_for_port(port: int, process: subprocess.Popen, log, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -81,7 +154,7 @@ def celery_worker(env: dict[str, str], *, beat: bool = True, purge: bool = True)
         from tapete.celery import app
 
         app.control.purge()
-    full_env = {**os.environ, **env, "PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}"}
+    full_env = child_env(env)
     command = [
         sys.executable,
         "-m",

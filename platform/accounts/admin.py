@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils.translation import gettext_lazy as _
 
+from accounts.login import AdminLoginForm
 from accounts.models import User
 from moderation.admin import SanctionActionsMixin
 
@@ -26,3 +27,6 @@ class UserAdmin(SanctionActionsMixin, DjangoUserAdmin):
                 for name, options in fieldsets
             ]
         return fieldsets
+
+
+admin.site.login_form = AdminLoginForm  # the failed log-in limits hold on admin's log-in page too

@@ -5,3 +5,10 @@ from django.utils.translation import gettext_lazy as _
 class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = _("Accounts")
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_login_failed
+
+        from accounts.login import count_failed_login
+
+        user_login_failed.connect(count_failed_login, dispatch_uid="accounts.count_failed_login")

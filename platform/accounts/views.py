@@ -13,6 +13,7 @@ from accounts.selectors import user_current_matches, user_finished_matches
 from ratings.charts import rating_chart_svg
 from ratings.pools import POOL_LABELS
 from ratings.selectors import user_history, user_ratings
+from tapete import throttle
 from turnengine import registry
 
 
@@ -21,8 +22,12 @@ def signup(request):
     if request.user.is_authenticated:
         return redirect("lobby:home")
     form = SignUpForm(request.POST or None)
+    if request.method == "POST" and (wait := throttle.SIGNUPS_PER_ADDRESS.wait_seconds(request)):
+        messages.error(request, throttle.SIGNUPS_PER_ADDRESS.message(wait))
+        return render(request, "registration/signup.html", {"form": SignUpForm()}, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        throttle.SIGNUPS_PER_ADDRESS.count(request)
         login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
         messages.success(request, _("Welcome to Tapete, %(name)s!") % {"name": user.username})
         return redirect("lobby:home")

@@ -13,6 +13,7 @@ from lobby import selectors, services
 from lobby.errors import LobbyError
 from lobby.forms import TableForm
 from lobby.notify import lobby_changed
+from tapete import throttle
 from turnengine import bots, registry
 from turnengine.broadcast import broadcast_sync
 from turnengine.models import Match
@@ -58,6 +59,11 @@ def _table_lists(rules) -> dict:
 def table_create(request, game: str):
     rules = _rules_or_404(game)
     form = TableForm(rules, request.POST)
+    if wait := throttle.TABLES_PER_USER.wait_seconds(request):
+        messages.error(request, throttle.TABLES_PER_USER.message(wait))
+        return render(
+            request, "lobby/game.html", {"rules": rules, "form": form, **_table_lists(rules)}, status=429
+        )
     if not form.is_valid():
         return render(
             request, "lobby/game.html", {"rules": rules, "form": form, **_table_lists(rules)}, status=400
@@ -77,6 +83,7 @@ def table_create(request, game: str):
     except LobbyError as error:
         messages.error(request, error.message)
         return redirect("lobby:game", game=rules.key)
+    throttle.TABLES_PER_USER.count(request)
     lobby_changed(match)
     return redirect("lobby:table", match_id=match.pk)
 

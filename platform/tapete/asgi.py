@@ -1,4 +1,4 @@
-"""ASGI entry point: Django for HTTP, Channels for websockets (session auth, same-origin only).
+"""ASGI entry point: Django for HTTP, Channels for websockets (session auth, same origin only: tapete/origin.py).
 
 Run with the import roots on the path: ``PYTHONPATH=platform:. daphne tapete.asgi:application``.
 """
@@ -13,14 +13,14 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from tapete.origin import SameOriginValidator  # noqa: E402
 from tapete.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

@@ -6,12 +6,18 @@ Two running modes, chosen by the environment (design.md §4):
   failing), the in-memory channel layer, and Celery on a file-system broker in ``var/celery/``.
 * **Real services**: ``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL`` switch to PostgreSQL, the Redis pub/sub channel
   layer and the Redis Celery broker, so several ASGI processes and Celery workers can share them.
+
+Production (README "Production", deploy/): ``DJANGO_DEBUG=false`` makes the secret key and host names required,
+``TAPETE_HTTPS=true`` the HTTPS settings; ``TAPETE_INSTANCE`` (default: the database's name) prefixes everything the
+site puts in Redis. The README's "Settings" table lists every variable.
 """
 
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -23,12 +29,35 @@ def env_flag(name: str, default: bool) -> bool:
     return os.environ.get(name, str(default)).lower() in {"1", "true", "yes", "on"}
 
 
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me-in-production-0123456789")
+def env_list(name: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+
+
+# --- Production: with debug off nothing falls back to a development value (see the README's "Production"). ---
 DEBUG = env_flag("DJANGO_DEBUG", True)
-ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
-CSRF_TRUSTED_ORIGINS = [
-    origin for origin in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if origin
-]
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS")
+if not DEBUG and not SECRET_KEY:
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is false.")
+if not DEBUG and not ALLOWED_HOSTS:
+    raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS must name the site's host names when DJANGO_DEBUG is false.")
+SECRET_KEY = SECRET_KEY or "dev-only-insecure-key-change-me-in-production-0123456789"
+ALLOWED_HOSTS = ALLOWED_HOSTS or ["127.0.0.1", "localhost", "testserver"]
+# Full origins (scheme://host[:port]) trusted besides the site's own, for forms and websockets alike.
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+
+# TAPETE_HTTPS=true: the site is served over HTTPS by a proxy (deploy/nginx-tapete.conf) that terminates TLS and
+# says so in X-Forwarded-Proto. Browsers then keep to HTTPS (HSTS), cookies travel only over it, plain HTTP is
+# redirected, and the proxy's header makes requests secure.
+TAPETE_HTTPS = env_flag("TAPETE_HTTPS", False)
+if TAPETE_HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("TAPETE_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("TAPETE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_flag("TAPETE_HSTS_PRELOAD", True)
 
 INSTALLED_APPS = [
     "daphne",
@@ -39,6 +68,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "django_ratelimit",
     "accounts",
     "turnengine",
     "lobby",
@@ -124,8 +154,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
-STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise expects it; collectstatic fills it for production
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))  # nginx serves it in production
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise expects it; collectstatic fills it for production
 STATICFILES_DIRS = [BASE_DIR / "static"]
 WHITENOISE_USE_FINDERS = True  # serve app static files without collectstatic on the embedded default
 
@@ -134,26 +164,57 @@ DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Tapete <norepl
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
+# --- Isolation on shared services: one name per site, in front of everything it puts in Redis. ---
+# Redis pub/sub channels are global to the server (database numbers do not separate them), so two sites on one
+# Redis server would hear each other's seat frames without it. The default is the database's name, which differs
+# between two sites of one machine; TAPETE_INSTANCE names the site outright.
+TAPETE_INSTANCE = re.sub(
+    r"[^A-Za-z0-9_-]", "-", os.environ.get("TAPETE_INSTANCE") or Path(str(DATABASES["default"]["NAME"])).stem
+)[:40]
+TAPETE_REDIS_PREFIX = f"tapete.{TAPETE_INSTANCE}."  # only letters, digits, "-", "_" and ".": a valid channel name
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # The pub/sub layer carried about twice the moves/s of the core layer on this stack (design.md §8);
             # this subclass publishes a move's frames in one round trip.
             "BACKEND": "turnengine.channel_layer.PubSubChannelLayer",
-            # redis-py caps an asyncio pool at 100 connections and raises beyond: size it for the sockets we hold.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 2000}]},
+            "CONFIG": {
+                # redis-py caps an asyncio pool at 100 connections and raises beyond: size it for the sockets.
+                "hosts": [{"address": REDIS_URL, "max_connections": 2000}],
+                "prefix": TAPETE_REDIS_PREFIX,
+            },
         }
     }
+    # Shared by every web process, so the HTTP limits (accounts.throttle, lobby) hold across them.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": TAPETE_REDIS_PREFIX,
+        }
+    }
+    # django-ratelimit names only django-redis among Redis caches; Django's own increments atomically too (INCRBY).
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # The embedded default serves HTTP from one process (the Celery worker serves none), so the process's own
+    # memory is shared by every request: django-ratelimit's "not a shared cache" error does not apply.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 
 # Celery: the Redis broker with real services, a file-system broker (no server) on the embedded default.
 CELERY_BROKER_DIR = VAR_DIR / "celery"
+CELERY_TASK_DEFAULT_QUEUE = f"{TAPETE_REDIS_PREFIX}tasks"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"visibility_timeout": 3600}
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict = {
+        "visibility_timeout": 3600,
+        # Every key and pub/sub channel of the broker (queues, unacked messages, remote control, events).
+        "global_keyprefix": TAPETE_REDIS_PREFIX,
+    }
 else:
-    for folder in ("out", "processed"):
+    for folder in ("out", "processed", "control"):
         (CELERY_BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT = "tapete.broker:Transport"  # kombu's, with atomic writes (see tapete/broker.py)
@@ -183,6 +244,14 @@ TAPETE_RELAY_TOKEN = os.environ.get("TAPETE_RELAY_TOKEN", "")
 TAPETE_SCHEDULE_BOTS = env_flag("TAPETE_SCHEDULE_BOTS", True)
 TAPETE_BOT_DELAY_SECONDS = float(os.environ.get("TAPETE_BOT_DELAY_SECONDS", "1.5"))  # a human-like pause
 TAPETE_OPEN_TABLE_TTL_SECONDS = int(os.environ.get("TAPETE_OPEN_TABLE_TTL_SECONDS", str(2 * 3600)))
+
+# HTTP limits (django-ratelimit, counted in the cache above; "N/period", period s, m, h or d, e.g. "5/15m").
+# Failed log-ins count per account name and per client address (an IPv6 /64); sign-ups and table creations as they succeed.
+RATELIMIT_ENABLE = env_flag("TAPETE_RATELIMIT", True)
+TAPETE_LOGIN_FAILURES_PER_ACCOUNT = os.environ.get("TAPETE_LOGIN_FAILURES_PER_ACCOUNT", "5/15m")
+TAPETE_LOGIN_FAILURES_PER_ADDRESS = os.environ.get("TAPETE_LOGIN_FAILURES_PER_ADDRESS", "30/15m")
+TAPETE_SIGNUPS_PER_ADDRESS = os.environ.get("TAPETE_SIGNUPS_PER_ADDRESS", "10/h")
+TAPETE_TABLES_PER_USER = os.environ.get("TAPETE_TABLES_PER_USER", "6/m")
 
 # Websocket limits: a frame larger than this, or more than RATE frames a second (with a burst), is refused.
 TAPETE_WS_MAX_FRAME_BYTES = 8 * 1024

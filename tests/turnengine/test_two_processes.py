@@ -6,11 +6,10 @@ import json
 import os
 
 import pytest
-import websockets
 from django.conf import settings
 from django.db import connection
 
-from tests.servers import daphne_servers, wait_for_other_database_sessions
+from tests.servers import daphne_servers, database_url, match_socket, wait_for_other_database_sessions
 from tests.turnengine.wsclient import make_session_key
 
 needs_services = pytest.mark.skipif(
@@ -25,22 +24,6 @@ pytestmark = [
 ]
 
 
-def _database_url() -> str:
-    db = connection.settings_dict
-    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-
-
-async def _open(port: int, match_id: int, key: str):
-    return await websockets.connect(
-        f"ws://127.0.0.1:{port}/ws/match/{match_id}/",
-        additional_headers={
-            "Cookie": f"{settings.SESSION_COOKIE_NAME}={key}",
-            "Origin": f"http://127.0.0.1:{port}",
-        },
-        compression=None,
-    )
-
-
 async def _next_view(socket) -> dict:
     while True:
         frame = json.loads(await asyncio.wait_for(socket.recv(), 10))
@@ -51,13 +34,17 @@ async def _next_view(socket) -> dict:
 def test_a_move_through_one_process_reaches_a_player_on_the_other(start_table):
     match, users = start_table("chinesecheckers", 2)
     keys = [make_session_key(user) for user in users]
-    env = {"DATABASE_URL": _database_url(), "REDIS_URL": os.environ["REDIS_URL"], "DJANGO_DEBUG": "false"}
+    env = {
+        "DATABASE_URL": database_url(connection),
+        "REDIS_URL": os.environ["REDIS_URL"],
+        "DJANGO_DEBUG": "false",
+    }
 
     async def play(ports):
         mover_seat = min(match.rules.to_act(match.state))
         watcher_seat = 1 - mover_seat
-        mover = await _open(ports[0], match.pk, keys[mover_seat])
-        watcher = await _open(ports[1], match.pk, keys[watcher_seat])
+        mover = await match_socket(ports[0], match.pk, keys[mover_seat])
+        watcher = await match_socket(ports[1], match.pk, keys[watcher_seat])
         snapshot = await _next_view(mover)
         await _next_view(watcher)
         move = snapshot["d"]["legal"][0]

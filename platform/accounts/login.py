@@ -1,0 +1,54 @@
+"""The log-in forms (the site's and admin's) with the failed log-in limits of ``tapete.throttle``.
+
+A form checks both limits (per account name, per client address) before it authenticates, so a guesser over the
+limit learns nothing, not even a right password; every failed authentication with a request, from either form,
+counts against both (``count_failed_login``, on Django's ``user_login_failed`` signal).
+"""
+
+from __future__ import annotations
+
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import ValidationError
+
+from tapete import throttle
+
+LOGIN_LIMITS = (throttle.FAILED_LOGINS_PER_ACCOUNT, throttle.FAILED_LOGINS_PER_ADDRESS)
+
+
+class ThrottledLoginMixin:
+    throttled = False
+
+    def clean(self):
+        if self.request is not None:
+            for limit in LOGIN_LIMITS:
+                wait = limit.wait_seconds(self.request)
+                if wait:
+                    self.throttled = True
+                    raise ValidationError(limit.message(wait), code="throttled")
+        return super().clean()
+
+
+class LoginForm(ThrottledLoginMixin, AuthenticationForm):
+    pass
+
+
+class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
+    pass
+
+
+class LoginView(auth_views.LoginView):
+    form_class = LoginForm
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.throttled:
+            response.status_code = 429
+        return response
+
+
+def count_failed_login(sender, credentials, request=None, **kwargs) -> None:
+    if request is not None and request.method == "POST":
+        for limit in LOGIN_LIMITS:
+            limit.count(request)

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from turnengine import registry
-from turnengine.conformance import DEEP, FAST, ConformanceError, check_game, random_setups
+from turnengine.conformance import DEEP, FAST, ConformanceError, check_game, check_playouts, random_setups
 
 GAMES = registry.discover()
 
@@ -22,15 +22,13 @@ def _setups(rules, seed, count):
 @pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.key)
 def test_random_playouts_keep_every_promise(rules):
     fast, _deep = BUDGET.get(rules.key, (500, 20))
-    for index, (options, num_players) in enumerate(_setups(rules, 1, fast)):
-        check_game(rules, options, num_players, seed=index, depth=FAST)
+    check_playouts(rules.key, _setups(rules, 1, fast), first_seed=0, depth=FAST)
 
 
 @pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.key)
 def test_deep_playouts_keep_hidden_information_and_accept_every_legal_action(rules):
     _fast, deep = BUDGET.get(rules.key, (500, 20))
-    for index, (options, num_players) in enumerate(_setups(rules, 2, deep)):
-        check_game(rules, options, num_players, seed=10_000 + index, depth=DEEP)
+    check_playouts(rules.key, _setups(rules, 2, deep), first_seed=10_000, depth=DEEP)
 
 
 def test_every_game_is_found_by_the_registry():

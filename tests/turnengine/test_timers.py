@@ -8,7 +8,6 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from tapete.celery import app as celery_app
 from turnengine import services, timers
 from turnengine.errors import EngineError
 from turnengine.models import Match, MatchAction, Seat
@@ -35,13 +34,15 @@ def django_capture_on_commit_callbacks(execute: bool):
     return TestCase.captureOnCommitCallbacks(execute=execute)
 
 
-def _sweep_running_tasks_at_once() -> dict:
-    """The sweeper, with the tasks it queues run in this process as they are queued."""
-    celery_app.conf.task_always_eager = True
+def _sweep_running_tasks_at_once(settings) -> dict:
+    """The sweeper, with the tasks it queues run in this process as they are queued. Through the Django settings,
+    which the Celery app reads its configuration from (``CELERY_*``): a value set on ``app.conf`` is shadowed by
+    the setting in Celery 5.6."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
     try:
         return timers.sweep()
     finally:
-        celery_app.conf.task_always_eager = False
+        settings.CELERY_TASK_ALWAYS_EAGER = False
 
 
 def _play(match, users, seat, rng):
@@ -168,7 +169,7 @@ def test_ending_by_vote_needs_everyone_else_absent(start_table):
     assert match.result["ranking"] == [[0], [1, 2]] and match.result["reason"] == "ended_by_vote"
 
 
-def test_the_sweeper_catches_a_lost_deadline_and_closes_stale_open_tables(start_table, make_user):
+def test_the_sweeper_catches_a_lost_deadline_and_closes_stale_open_tables(start_table, make_user, settings):
     from lobby import services as lobby
 
     match, _users = start_table("perudo", 2)
@@ -183,7 +184,7 @@ def test_the_sweeper_catches_a_lost_deadline_and_closes_stale_open_tables(start_
     Match.objects.filter(pk=match.pk).update(clock=match.clock)
     stale = lobby.table_create(user=make_user(), game="spicy", num_players=3, options={}, ranked=False)
     Match.objects.filter(pk=stale.pk).update(created_at=timezone.now() - timedelta(days=1))
-    result = _sweep_running_tasks_at_once()
+    result = _sweep_running_tasks_at_once(settings)
     assert result == {"deadlines_queued": 1, "bots_requeued": 0, "expired_tables": 1}
     assert Match.objects.get(pk=match.pk).version == version + 1
     assert Match.objects.get(pk=stale.pk).status == Match.Status.ABORTED
@@ -232,7 +233,7 @@ def test_the_sweeper_replays_a_bot_move_whose_task_was_lost(make_user, settings)
     Match.objects.filter(pk=match.pk).update(last_action_at=recently)
     assert timers.sweep()["bots_requeued"] == 0, "a bot still inside its pause is left alone"
     Match.objects.filter(pk=match.pk).update(last_action_at=timezone.now() - timedelta(minutes=5))
-    result = _sweep_running_tasks_at_once()
+    result = _sweep_running_tasks_at_once(settings)
     assert result["bots_requeued"] == 1
     assert MatchAction.objects.filter(match=match, seat=1).count() == 1
     assert Match.objects.get(pk=match.pk).version == version + 1

@@ -8,15 +8,11 @@ Dice in play
 The total number of dice in play (N) drives every probability. :func:`dice_in_play` finds it, best source first:
 
 1. ``view["dice_in_play"]``, shown when the table plays with ``lostDiceVisible``;
-2. the legal bids: they run up to the quantity limit, which is N with ``capBidAtDiceInPlay`` and 2N + 1 without
-   it (``bidding.quantity_limit``). When a seat may speak but no raise is legal, the limit is the standing bid's
-   quantity (only a raise of a Paco bid or of a Palifico bid can run out, and both need one more die). The
-   rules document this: the counts are public at a real table (every loss is announced), so the limit may show
-   through;
-3. otherwise (a seat that may only call Calza out of turn, with ``lostDiceVisible`` off) an estimate from the
-   round number: every finished round moved one die (a lost die; a Calza gain is rare), so N is about
-   ``startingDice × players − (round − 1)``, clamped to what the seat's own dice and the seats still in play
-   allow (each of them has between 1 and ``maxDice`` dice).
+2. otherwise an estimate from the round number, as a player who keeps count at a real table would: every
+   finished round moved one die (a lost die; a Calza gain is rare), so N is about ``startingDice × players −
+   (round − 1)``, clamped to what the seat's own dice and the seats still in play allow (each of them has between
+   1 and ``maxDice`` dice). The legal bids tell nothing here: with lost dice hidden the rules compute the quantity
+   limit from the starting dice, precisely so that it does not give N away.
 
 The dice of each other seat are ``view["dice_counts"]`` when visible; otherwise the N − (own dice) unknown dice
 are spread evenly over the other seats still in play, except that a Palifico player (who just dropped to one
@@ -67,15 +63,9 @@ def own_matches(dice: list[int], face: int, palifico: bool) -> int:
 
 
 def dice_in_play(view: View, legal: list[Action]) -> int:
-    """The total dice in play: shown, read from the legal bids' quantity limit, or estimated (module docs)."""
+    """The total dice in play: shown, or estimated (module docs). ``legal`` is not read (see the module docs)."""
     if view.get("dice_in_play") is not None:
         return view["dice_in_play"]
-    capped = view["options"]["capBidAtDiceInPlay"]
-    top = max((action["quantity"] for action in legal if action["type"] == "bid"), default=0)
-    if not top and view["bid"] is not None and {"type": "dudo"} in legal:
-        top = view["bid"]["quantity"]  # may speak but cannot raise: the standing bid is at the limit
-    if top:
-        return top if capped else (top - 1) // 2
     return estimate_dice_in_play(view)
 
 

@@ -383,42 +383,45 @@ class Searcher:
         ]
         return max(values) if values else None
 
-    def value(self, board: str, cells: list[int], now: float, plies: int) -> float:
-        """``now`` plus ``follow_up`` times the best gain of up to ``plies`` more own moves (a beam search)."""
+    def value(self, board: str, cells: list[int], now: float, plies: int, kids: list | None = None) -> float:
+        """``now`` plus ``follow_up`` times the best gain of up to ``plies`` more own moves (a beam search);
+        ``kids``: the :meth:`children` of ``board`` when already known."""
         if plies == 0 or now >= WIN:
             return now
-        if plies == 1:
+        if plies == 1 and kids is None:
             best = self.best_reply(board, cells)
             return now if best is None else now + self.search.follow_up * (best - now)
-        kids = self.children(board, cells)
+        if kids is None:
+            kids = self.children(board, cells)
         if not kids:
             return now
         best = kids[0][0]
-        seat = self.position.seat
-        for kid_value, move, after in kids[: self.search.width]:
-            best = max(best, self.value(play(board, seat, move), after, kid_value, plies - 1))
+        if plies > 1:
+            seat = self.position.seat
+            for kid_value, move, after in kids[: self.search.width]:
+                best = max(best, self.value(play(board, seat, move), after, kid_value, plies - 1))
         return now + self.search.follow_up * (best - now)
 
     def best_move(self, moves: list[tuple[Move, dict]], rng: random.Random) -> dict:
         """Two plies for the ``root_beam`` best-evaluated root moves, then the full depth for the ``root_width``
-        best of them."""
+        best of them (reusing their replies listed at two plies)."""
         position, search = self.position, self.search
         cells = marbles(position.board, position.seat)
+        roots = sorted(
+            ((self.evaluate(moved(cells, move)), rng.random(), move, action) for move, action in moves),
+            key=lambda root: root[:2],
+            reverse=True,
+        )[: search.root_beam]
         lines = []
-        for move, action in moves:
-            after = moved(cells, move)
-            lines.append([self.evaluate(after), rng.random(), None, after, 0.0, action, move])
-        lines.sort(key=lambda line: line[:2], reverse=True)
-        del lines[search.root_beam :]
-        for line in lines:
-            line[2] = play(position.board, position.seat, line[6])
-            line[4] = line[0]
-            line[0] = self.value(line[2], line[3], line[4], 1)
+        for now, tie, move, action in roots:
+            board, after = play(position.board, position.seat, move), moved(cells, move)
+            kids = self.children(board, after) if now < WIN else []
+            lines.append([self.value(board, after, now, 1, kids), tie, board, after, now, kids, action])
         if search.depth > 2:
             lines.sort(key=lambda line: line[:2], reverse=True)
             for line in lines[: search.root_width]:
-                line[0] = self.value(line[2], line[3], line[4], search.depth - 1)
-        return max(lines, key=lambda line: line[:2])[5]
+                line[0] = self.value(line[2], line[3], line[4], search.depth - 1, line[5])
+        return max(lines, key=lambda line: line[:2])[-1]
 
 
 def choose_hard(view: dict, legal: list[dict], rng: random.Random) -> dict | None:

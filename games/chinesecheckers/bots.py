@@ -257,7 +257,7 @@ def releases(position: Position, board: str, blocking: list[int]) -> tuple[int, 
     advance one towards its own target)."""
     target = TARGET_CELLS[position.point]
     exits = advances = 0
-    for owner in {int(board[cell]) for cell in blocking}:
+    for owner in {SEAT_CHARS.index(board[cell]) for cell in blocking}:
         point = position.points[owner]
         progress = PROGRESS[point]
         found = generate_moves(board, owner, point, target_lock=position.target_lock)

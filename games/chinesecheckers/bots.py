@@ -31,19 +31,32 @@ the seat) is :data:`WIN`. Added to the sum, with the coefficients of :class:`Wei
   stragglers are brought along and the seat's own start, the opposite player's target, is emptied;
 * *rearmost*: the distance of the marble furthest behind.
 
+Making way (every level)
+========================
+
+A seat whose target is full but for opponents' marbles (under the ``none`` rule, which neither swaps nor counts
+them: they sit in their own start) cannot finish until they leave. :func:`make_way` then plays the move that gives
+them the most ways out of the target (then the most ways forward, then the best own :func:`evaluate`): usually
+one of its own marbles steps out of the target; once they have moved, the normal evaluation brings it back. Under
+``swap`` the evaluation already takes the swap into the target, and under ``occupiedCountsAsFilled`` it counts
+their holes as filled. A marble whose owner never moves it cannot be made to leave: ``maxTurns`` ends that game.
+
 Levels
 ======
 
 * ``easy``: one ply, greedy by progress (rows gained along the axis) plus Gaussian noise of one row; among
   similar gains it leans to marbles outside the target that end near a free target hole, so it still brings its
-  last marbles home (about 70 turns per player in a 2-player game against itself).
+  last marbles home (about 65 turns per player in a 2-player game against itself); once at most
+  :data:`STRAGGLERS` of its marbles are left in its start, moving one of them out is worth :data:`EVACUATION` rows
+  more, so that it never strands them in the opposite player's target.
 * ``medium``: one ply, the move with the best :func:`evaluate` (``MEDIUM_WEIGHTS``), ties broken at random. Also
   auto-plays absent seats: under a millisecond per move on any board (about 48 turns).
 * ``hard``: a short beam search over the seat's *own* consecutive moves, opponents assumed to stay put
   (:class:`Searcher`, ``HARD_WEIGHTS``). A line is worth its evaluation now plus ``follow_up`` (0.9) times the
   best gain still to come, so it prefers gains now but will make a small move that opens a long hop ladder.
-  Every move is searched two plies deep, the eight best three plies deep (expanding the four best-evaluated
-  replies of each). Tens of milliseconds per move, also on crowded 6-player boards (about 33 turns).
+  The sixteen best-evaluated moves are searched two plies deep, the eight best of those three plies deep
+  (expanding the four best-evaluated replies of each). Tens of milliseconds per move, also on crowded 6-player
+  boards (about 33 turns).
 """
 
 from __future__ import annotations
@@ -58,6 +71,7 @@ from games.chinesecheckers.board import (
     CELL_COUNT,
     EMPTY,
     INDEX,
+    POINT_CELLS,
     PROGRESS,
     SEAT_CHARS,
     TARGET_CELLS,
@@ -82,6 +96,7 @@ class Position(NamedTuple):
     target_lock: bool
     swap: bool
     filled_counts: bool  # blockedTargetRule occupiedCountsAsFilled: opponents' marbles in the target count
+    points: tuple[int, ...]  # every seat's start point (to list an opponent's moves when making way)
 
 
 @dataclass(frozen=True)
@@ -101,6 +116,10 @@ class Weights:
 MEDIUM_WEIGHTS = Weights(filling=1.0, laggard=1.0, slack=2.0, rearmost=2.0)
 HARD_WEIGHTS = Weights(filling=0.5, laggard=0.3, slack=2.0, rearmost=0.5)
 WIN = 1_000_000.0
+# easy: once this few of its marbles are left in its start (the opposite player's target), moving one of them out
+# is worth this many rows more, so that it never strands them there.
+STRAGGLERS = 3
+EVACUATION = 2.0
 
 
 # ------------------------------------------------------------------------------------------- the position
@@ -123,6 +142,7 @@ def read_view(view: dict) -> Position:
         target_lock=bool(options.get("targetLock", False)),
         swap=rule == "swap",
         filled_counts=rule == "occupiedCountsAsFilled",
+        points=tuple(summary["start"] for summary in view["seats"]),
     )
 
 
@@ -204,7 +224,10 @@ def evaluate(point: int, cells: list[int], others_held: int = 0, weights: Weight
     total = sum(dists)
     filling = sum(map(fill_distance(point, home | others_held).__getitem__, cells))
     bar = total / len(dists) + weights.slack
-    laggards = sum((d - bar) ** 2 for d in dists if d > bar)
+    laggards = 0.0
+    for d in dists:
+        if d > bar:
+            laggards += (d - bar) * (d - bar)
     return -(total + weights.filling * filling + weights.laggard * laggards + weights.rearmost * max(dists))
 
 
@@ -212,6 +235,57 @@ def moved(cells: list[int], move: Move) -> list[int]:
     """The seat's marble cells after ``move``."""
     origin, destination = move
     return [destination if cell == origin else cell for cell in cells]
+
+
+# ------------------------------------------------------------------------------------------- making way
+
+
+def blockers(position: Position) -> list[int]:
+    """The opponents' marbles that stop the seat from finishing: with every hole of its target held, some by
+    opponents (who sit in their own start there), under a rule that neither swaps them nor counts them."""
+    if position.swap or position.filled_counts:
+        return []
+    board, own = position.board, SEAT_CHARS[position.seat]
+    target = TARGET_CELLS[position.point]
+    if any(board[cell] == EMPTY for cell in target):
+        return []
+    return [cell for cell in target if board[cell] != own]
+
+
+def releases(position: Position, board: str, blocking: list[int]) -> tuple[int, int]:
+    """What ``board`` offers the blocking marbles: (moves that take one out of the seat's target, moves that
+    advance one towards its own target)."""
+    target = TARGET_CELLS[position.point]
+    exits = advances = 0
+    for owner in {SEAT_CHARS.index(board[cell]) for cell in blocking}:
+        point = position.points[owner]
+        progress = PROGRESS[point]
+        found = generate_moves(board, owner, point, target_lock=position.target_lock)
+        for origin, destinations in found:
+            if origin in target:
+                exits += sum(1 for cell in destinations if cell not in target)
+                advances += sum(1 for cell in destinations if progress[cell] > progress[origin])
+    return exits, advances
+
+
+def make_way(position: Position, moves: list[tuple[Move, dict]], weights: Weights) -> dict | None:
+    """When opponents' marbles block the seat's full target (:func:`blockers`), the move that lets them out: most
+    exits for them, then most advances, then the seat's own :func:`evaluate`. Moving a marble out of the target
+    and back once they have left is the only way to finish under the ``none`` rule. None when nothing blocks or
+    no move frees anything (their owner may not want to leave: ``maxTurns`` then ends the game)."""
+    blocking = blockers(position)
+    if not blocking:
+        return None
+    cells = marbles(position.board, position.seat)
+    best, best_key = None, None
+    for move, action in moves:
+        exits, advances = releases(position, play(position.board, position.seat, move), blocking)
+        if not (exits or advances):
+            continue
+        key = (exits, advances, evaluate(position.point, moved(cells, move), 0, weights))
+        if best_key is None or key > best_key:
+            best, best_key = action, key
+    return best
 
 
 # ------------------------------------------------------------------------------------------- levels
@@ -223,17 +297,24 @@ def choose_easy(view: dict, legal: list[dict], rng: random.Random) -> dict | Non
     if not moves:
         return legal[0] if legal else None
     position = read_view(view)
+    released = make_way(position, moves, MEDIUM_WEIGHTS)
+    if released is not None:
+        return released
     point = position.point
     progress = PROGRESS[point]
     target = TARGET_CELLS[point]
-    held = target_mask(point, marbles(position.board, position.seat)) | opponents_held(position)
+    cells = marbles(position.board, position.seat)
+    held = target_mask(point, cells) | opponents_held(position)
     to_fill = fill_distance(point, held)
+    start = POINT_CELLS[point]
+    stragglers = sum(1 for cell in cells if cell in start) <= STRAGGLERS
 
     def score(move: Move) -> float:
         origin, destination = move
         gain = progress[destination] - progress[origin]
         homing = 0.3 * (origin not in target) - 0.1 * to_fill[destination]
-        return gain + homing + rng.gauss(0.0, 1.0)
+        leaving = EVACUATION * (stragglers and origin in start)  # never strand a marble in the opponent's target
+        return gain + homing + leaving + rng.gauss(0.0, 1.0)
 
     return max(moves, key=lambda entry: score(entry[0]))[1]
 
@@ -244,6 +325,9 @@ def choose_medium(view: dict, legal: list[dict], rng: random.Random) -> dict | N
     if not moves:
         return legal[0] if legal else None
     position = read_view(view)
+    released = make_way(position, moves, MEDIUM_WEIGHTS)
+    if released is not None:
+        return released
     cells = marbles(position.board, position.seat)
     others = opponents_held(position)
     return max(
@@ -261,6 +345,7 @@ class Search:
 
     depth: int = 3  # own moves per line, at least 2: the root move and depth - 1 follow-ups
     follow_up: float = 0.9  # weight of the gain still to come (1: the order of the gains would not matter)
+    root_beam: int = 16  # root moves searched two plies deep (the best by evaluation)
     root_width: int = 8  # root moves re-searched to the full depth (the best after two plies)
     width: int = 4  # children of a deeper node searched further (the best by evaluation)
     weights: Weights = HARD_WEIGHTS
@@ -289,11 +374,25 @@ class Searcher:
         found.sort(key=lambda child: child[0], reverse=True)
         return found
 
-    def value(self, board: str, cells: list[int], now: float, plies: int) -> float:
-        """``now`` plus ``follow_up`` times the best gain of up to ``plies`` more own moves (a beam search)."""
+    def best_reply(self, board: str, cells: list[int]) -> float | None:
+        """The best evaluation one more own move reaches (None without a move): the leaves of the search, so
+        nothing is sorted or kept."""
+        point, others, weights = self.position.point, self.others, self.search.weights
+        values = [
+            evaluate(point, moved(cells, move), others, weights) for move in own_moves(self.position, board)
+        ]
+        return max(values) if values else None
+
+    def value(self, board: str, cells: list[int], now: float, plies: int, kids: list | None = None) -> float:
+        """``now`` plus ``follow_up`` times the best gain of up to ``plies`` more own moves (a beam search);
+        ``kids``: the :meth:`children` of ``board`` when already known."""
         if plies == 0 or now >= WIN:
             return now
-        kids = self.children(board, cells)
+        if plies == 1 and kids is None:
+            best = self.best_reply(board, cells)
+            return now if best is None else now + self.search.follow_up * (best - now)
+        if kids is None:
+            kids = self.children(board, cells)
         if not kids:
             return now
         best = kids[0][0]
@@ -304,19 +403,24 @@ class Searcher:
         return now + self.search.follow_up * (best - now)
 
     def best_move(self, moves: list[tuple[Move, dict]], rng: random.Random) -> dict:
-        """Two plies for every root move, then the full depth for the ``root_width`` best of them."""
+        """Two plies for the ``root_beam`` best-evaluated root moves, then the full depth for the ``root_width``
+        best of them (reusing their replies listed at two plies)."""
         position, search = self.position, self.search
         cells = marbles(position.board, position.seat)
+        roots = sorted(
+            ((self.evaluate(moved(cells, move)), rng.random(), move, action) for move, action in moves),
+            key=lambda root: root[:2],
+            reverse=True,
+        )[: search.root_beam]
         lines = []
-        for move, action in moves:
-            after = moved(cells, move)
-            now = self.evaluate(after)
-            board = play(position.board, position.seat, move)
-            lines.append([self.value(board, after, now, 1), rng.random(), board, after, now, action])
+        for now, tie, move, action in roots:
+            board, after = play(position.board, position.seat, move), moved(cells, move)
+            kids = self.children(board, after) if now < WIN else []
+            lines.append([self.value(board, after, now, 1, kids), tie, board, after, now, kids, action])
         if search.depth > 2:
             lines.sort(key=lambda line: line[:2], reverse=True)
             for line in lines[: search.root_width]:
-                line[0] = self.value(line[2], line[3], line[4], search.depth - 1)
+                line[0] = self.value(line[2], line[3], line[4], search.depth - 1, line[5])
         return max(lines, key=lambda line: line[:2])[-1]
 
 
@@ -325,7 +429,11 @@ def choose_hard(view: dict, legal: list[dict], rng: random.Random) -> dict | Non
     moves = decode(legal)
     if not moves:
         return legal[0] if legal else None
-    return Searcher(read_view(view), HARD_SEARCH).best_move(moves, rng)
+    position = read_view(view)
+    released = make_way(position, moves, HARD_WEIGHTS)
+    if released is not None:
+        return released
+    return Searcher(position, HARD_SEARCH).best_move(moves, rng)
 
 
 LEVELS: dict[str, Bot] = {"easy": choose_easy, "medium": choose_medium, "hard": choose_hard}

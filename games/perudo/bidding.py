@@ -34,7 +34,8 @@ def quantity_limit(dice_in_play: int, capped: bool) -> int:
 
     With ``capBidAtDiceInPlay`` (§1.11 item 1): the dice in play. Without it a bid may exceed them, up to
     ``faces_for(dice in play)``, the face bid a conversion from Pacos at the dice in play would need; some limit
-    is needed so the legal actions form a finite list.
+    is needed so the legal actions form a finite list. With lost dice hidden, rules.py passes the dice dealt at
+    the start instead of the dice in play, so that the limit does not tell how many are left.
     """
     return dice_in_play if capped else faces_for(dice_in_play)
 

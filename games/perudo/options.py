@@ -34,7 +34,7 @@ OPTIONS: tuple[Option, ...] = (
         kind="int",
         default=5,
         label=gettext_noop("Dice per player"),
-        help=gettext_noop("How many dice each player starts with (at most the maximum dice per player)."),
+        help=gettext_noop("How many dice each player starts with."),
         minimum=1,
         maximum=DICE_LIMIT,
     ),
@@ -42,8 +42,11 @@ OPTIONS: tuple[Option, ...] = (
         name="maxDice",
         kind="int",
         default=5,
-        label=gettext_noop("Maximum dice per player"),
-        help=gettext_noop("A successful Calza never takes a player above this number of dice."),
+        label=gettext_noop("Most dice a Calza gives back"),
+        help=gettext_noop(
+            "A successful Calza gives back a lost die: never more than the dice a player started with, nor more "
+            "than this number (set it below the dice per player to cap the regains lower)."
+        ),
         minimum=1,
         maximum=DICE_LIMIT,
     ),
@@ -84,7 +87,8 @@ OPTIONS: tuple[Option, ...] = (
         label=gettext_noop("No bid above the dice in play"),
         help=gettext_noop(
             "A bid may not name more dice than there are in play. When no raise fits, the only choices are Dudo "
-            "(and Calza)."
+            "(and Calza). If lost dice are not visible, the limit is the dice the table started with, so that it "
+            "does not give away how many are left."
         ),
     ),
     Option(
@@ -103,8 +107,9 @@ OPTIONS: tuple[Option, ...] = (
         default=False,
         label=gettext_noop("One-die players may change the face in Palifico"),
         help=gettext_noop(
-            "Italian rules: in a Palifico round, players who have a single die may bid another face (more dice "
-            "with any face, or as many dice with a higher face). Everyone else keeps the face."
+            "Italian rules: in a Palifico round, the other players who also have a single die may bid another "
+            "face (more dice with any face, or as many dice with a higher face). The Palifico player and everyone "
+            "else keep the face."
         ),
     ),
     Option(
@@ -196,7 +201,8 @@ OPTIONS: tuple[Option, ...] = (
         label=gettext_noop("Lost dice are visible"),
         help=gettext_noop(
             "Show how many dice each player has left and the total in play. When off, players keep count "
-            "themselves from the log, as at a real table."
+            "themselves from the log, as at a real table, and bids are limited by the dice the table started "
+            "with instead of the dice in play."
         ),
     ),
     Option(
@@ -215,8 +221,6 @@ OPTIONS: tuple[Option, ...] = (
 def normalize_options(options: dict[str, Any] | None, num_players: int) -> dict[str, Any]:
     """Fill the defaults, validate each option, then check the options that depend on each other."""
     normalized = normalize_with_schema(OPTIONS, options, num_players, MIN_PLAYERS, MAX_PLAYERS)
-    if normalized["startingDice"] > normalized["maxDice"]:
-        raise InvalidOptions("starting_dice_above_max", "the dice per player may not exceed the maximum dice")
     if normalized["salsa"] and normalized["calza"] and normalized["calzaCaller"] != "anyoneButLastBidder":
         # Salsa lets every player but the last bidder speak at any moment, Calza included.
         raise InvalidOptions(
@@ -224,3 +228,9 @@ def normalize_options(options: dict[str, Any] | None, num_players: int) -> dict[
             "with Salsa, Calza is open to anyone but the last bidder (anyoneButLastBidder)",
         )
     return normalized
+
+
+def calza_ceiling(options: dict[str, Any]) -> int:
+    """The most dice a correct Calza can bring a player back to: a Calza regains a *lost* die (rules.md §1.7,
+    "one of the dice he had lost"), so never above the starting dice, nor above ``maxDice``."""
+    return min(options["startingDice"], options["maxDice"])

@@ -16,22 +16,25 @@ option                          default                 meaning
 ==============================  ======================  ==========================================================
 firstPlayer                     ``'random'``            who opens round 1: ``random`` | ``rollOne`` (highest die)
                                                         | ``rollTwoSum`` (highest sum of two dice); ties re-roll
-startingDice                    5                       dice per player at the start (1..maxDice)
-maxDice                         5                       a Calza regain never goes above this (1..10)
+startingDice                    5                       dice per player at the start (1..10)
+maxDice                         5                       a Calza regain never goes above this, nor above
+                                                        startingDice (1..10)
 allowPacoOpening                false                   a normal round may open on Pacos
 allowPacoOpeningInPalifico      true                    a Palifico round may open on Pacos
 raiseMode                       ``'strict'``            ``strict``: same face + more dice, or higher face with as
                                                         many; ``anyFaceOnHigherQty``: also any face on more dice
-capBidAtDiceInPlay              true                    no bid above the total dice in play
+capBidAtDiceInPlay              true                    no bid above the total dice in play (above the starting
+                                                        total when lostDiceVisible is off)
 palificoOncePerPlayer           true                    a player triggers Palifico only the first time they drop
                                                         to one die (a Calza regain does not re-arm it)
-palificoOneDieMayChangeFace     false                   in Palifico, one-die players may change the face
+palificoOneDieMayChangeFace     false                   in Palifico, the *other* one-die players (never the
+                                                        Palifico player) may change the face
 palificoPacoBids                ``'allowed'``           ``forbidden``: no Paco bid at all in a Palifico round
 palificoMode                    ``'automatic'``         ``declared``: the player may declare Palifico (or not)
 calza                           false                   Calza may be called
 calzaCaller                     (see meaning)           ``anyoneButLastBidder`` (default, BGA) | ``currentOnly``
                                                         | ``anyoneButLastBidderAndCurrent``: who may call Calza
-calzaRequiresMissingDie         false                   only players below maxDice may call Calza
+calzaRequiresMissingDie         false                   only players below the Calza ceiling may call Calza
 calzaSuccessEffect              ``'gainOne'``           ``othersLoseOne`` (house rule): every other player loses
 afterCalzaStarter               ``'caller'``            the Calza caller opens the next round (the only choice)
 lostDiceVisible                 false                   the view shows every seat's dice count and the total
@@ -70,19 +73,28 @@ Decisions where rules.md leaves something open
 * **Quantity limit.** With capBidAtDiceInPlay off a bid may exceed the dice in play, but only up to 2 × dice in
   play + 1 (what a conversion back from Pacos at the dice in play needs): the legal actions must be a finite list.
 * **lostDiceVisible off**: the view shows neither per-seat counts nor the total (only your own count); events do
-  not state the dice left. The counts are not secret, though: every loss, gain and reveal is in the public log, as
-  at a real table, so the quantity cap (which is the total) may show through the legal bids and error codes.
+  not state the dice left. Players track the count themselves from the public log, as at a real table. So that
+  neither the legal bids nor the ``bid_above_dice_in_play`` refusal give the total away, the quantity limit is
+  then computed from the dice the table *started* with (startingDice × players), not the dice in play: with
+  capBidAtDiceInPlay on, no bid above the starting total; off, up to twice it plus one. The dice in play never
+  exceed the starting total (a Calza only gives back lost dice), so no bid that could be true is ever refused.
+  With lostDiceVisible on, the limit follows the dice in play.
+* **Calza regains a lost die** (Asmodée Salsa page: "il reprend un dé parmi ceux qu'il avait perdu"): never
+  above startingDice, nor above maxDice (``options.calza_ceiling``); maxDice may be set below startingDice (the
+  Italian "never more than five dice" with six dice each). calzaRequiresMissingDie means fewer dice than that.
 * **Declared Palifico.** The player who just triggered Palifico (§1.6) opens the next round; before
   their opening bid they may send ``declare_palifico``. Bidding without declaring plays a normal round and
   declines (the right is not used up: it comes back only if they drop to one die again after a Calza). The
   option to declare is shown only to that player (``may_declare_palifico``); nobody else is waited for.
-* **palificoOneDieMayChangeFace**: a seat with one die may raise with ordinary ordering, Pacos lowest (§1.11
-  item 9), and *any* one-die seat qualifies, the Palifico player included. The new face is then the locked face.
+* **palificoOneDieMayChangeFace**: the Italian text locks the number for the Palifico player and adds "se anche
+  un altro giocatore, nello stesso round, ha un solo dado, solamente quest'ultimo può cambiare il numero": a seat
+  with one die *other than the Palifico player* may raise with ordinary ordering, Pacos lowest (§1.11 item 9);
+  the Palifico player, even on one die, only raises the quantity. The new face is then the locked face.
 * **palificoPacoBids forbidden** closes Pacos for the whole Palifico round, whatever allowPacoOpeningInPalifico
   says; allowPacoOpeningInPalifico false with Paco bids allowed leaves Pacos reachable only by a one-die face
   change.
 * **Calza** needs a standing bid and never comes from the last bidder. "Missing a die" (calzaRequiresMissingDie)
-  means fewer dice than maxDice, i.e. a regain is possible. With Salsa, Calza is open to everyone but the last
+  means fewer dice than the Calza ceiling, i.e. a regain is possible. With Salsa, Calza is open to everyone but the last
   bidder; other calzaCaller values are refused with Salsa (``InvalidOptions('salsa_calza_caller')``).
 * **othersLoseOne** (house rule): the caller gains nothing; every other seat loses a die, players eliminated by
   the same Calza share a rank. If several drop to one die, the first of them clockwise from the caller's left gets
@@ -121,7 +133,7 @@ from games.perudo.bidding import (
     palifico_raise_minimums,
     quantity_limit,
 )
-from games.perudo.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, normalize_options
+from games.perudo.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, calza_ceiling, normalize_options
 from turnengine.plugin import CHANCE, IllegalAction, MalformedAction, Outcome
 
 State = dict[str, Any]
@@ -415,7 +427,7 @@ def _calza_refusal(state: State, seat: int) -> str | None:
         return "not_your_turn"
     if caller_rule == "anyoneButLastBidderAndCurrent" and seat == state["turn"]:
         return "calza_by_next_player"
-    if options["calzaRequiresMissingDie"] and state["counts"][seat] >= options["maxDice"]:
+    if options["calzaRequiresMissingDie"] and state["counts"][seat] >= calza_ceiling(options):
         return "no_missing_die"
     return None
 
@@ -456,13 +468,25 @@ def _minimums(state: State, seat: int) -> Minimums:
             return opening_minimums(pacos_in_palifico and options["allowPacoOpeningInPalifico"])
         return opening_minimums(options["allowPacoOpening"])  # Pacos cannot open a normal round
     if palifico:  # Palifico: face locked, only the quantity rises
-        may_change_face = options["palificoOneDieMayChangeFace"] and state["counts"][seat] == 1
+        # Italian rules: "solamente quest'ultimo", only the *other* one-die players, never the Palifico player.
+        may_change_face = (
+            options["palificoOneDieMayChangeFace"]
+            and state["counts"][seat] == 1
+            and seat != state["palifico_player"]
+        )
         return palifico_raise_minimums(bid["quantity"], bid["face"], may_change_face, pacos_in_palifico)
     return normal_raise_minimums(bid["quantity"], bid["face"], options["raiseMode"] == "anyFaceOnHigherQty")
 
 
 def _quantity_limit(state: State) -> int:
-    return quantity_limit(sum(state["counts"]), state["options"]["capBidAtDiceInPlay"])
+    """The highest quantity a bid may name. With lost dice hidden it is computed from the dice the table
+    started with, which everyone knows, so neither the legal bids nor a refusal tell the dice in play."""
+    options = state["options"]
+    if options["lostDiceVisible"]:
+        dice = sum(state["counts"])
+    else:
+        dice = options["startingDice"] * len(state["counts"])
+    return quantity_limit(dice, options["capBidAtDiceInPlay"])
 
 
 def _legal_bids(state: State, seat: int) -> list[Action]:
@@ -494,7 +518,7 @@ def _check_bid(state: State, seat: int, quantity: int, face: int) -> None:
         raise IllegalAction(_closed_face_code(state, face), f"a bid on {face}s is not allowed now")
     limit = _quantity_limit(state)
     if quantity > limit:
-        raise IllegalAction("bid_above_dice_in_play", f"a bid may name at most {limit} dice")
+        raise IllegalAction("bid_above_dice_in_play", f"a bid may name at most {limit} dice")  # see _quantity_limit
     if quantity < minimum:
         raise IllegalAction("bid_too_low", f"a bid on {face}s needs at least {minimum} dice")
 
@@ -619,8 +643,8 @@ def _judge(state: State, caller: int, call: str, count: int) -> tuple[str, list[
         return "not_exact", [caller], []
     if options["calzaSuccessEffect"] == "othersLoseOne":  # house rule: everyone else loses a die
         return "exact", [seat for seat in _clockwise_after(caller, len(counts)) if counts[seat]], []
-    if counts[caller] < options["maxDice"]:
-        return "exact", [], [caller]  # a correct Calza regains one die, never above maxDice
+    if counts[caller] < calza_ceiling(options):
+        return "exact", [], [caller]  # a correct Calza regains a *lost* die
     return "exact", [], []
 
 

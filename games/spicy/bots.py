@@ -172,7 +172,6 @@ class Table:
                 declaration,
                 start_it_up=START_IT_UP in self.active,
                 we_love_chili=WE_LOVE_CHILI in self.active,
-                wild_four=self.view["options"]["wildFour"],
             )
         )
 

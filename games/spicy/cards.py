@@ -37,7 +37,7 @@ LUCK_NUMBER = 5  # Change Your Luck: a declared 5 may tuck cards
 MAX_TUCK = 2
 TURNED_UP = frozenset({6, 9})  # Turn It Up!: 6 and 9 count as each other
 START_IT_UP_FROM = 8  # Start It Up!: after a declared 8, 9 or 10 a 1-3 may follow
-WILD_FOUR_NUMBER = 4  # house rule wildFour
+WILD_FOUR_NUMBER = 4  # house rule wildFour: a real 4 card stands for any number
 
 CARD_SPICE: dict[str, str | None] = {f"{spice}-{number}": spice for spice in SPICES for number in NUMBERS}
 CARD_NUMBER: dict[str, int | None] = {f"{spice}-{number}": number for spice in SPICES for number in NUMBERS}
@@ -59,20 +59,16 @@ Declaration = tuple[str, int]
 
 
 def legal_declarations(
-    top: Declaration | None, *, start_it_up: bool, we_love_chili: bool, wild_four: bool
+    top: Declaration | None, *, start_it_up: bool, we_love_chili: bool
 ) -> list[Declaration]:
     """Every declaration that may follow the top declaration ``top`` (None: a new stack), in a fixed order."""
     if top is None:
-        # A new stack: any spice, 1, 2 or 3 (wildFour: a 4 too).
-        numbers = [*RESTART_NUMBERS, WILD_FOUR_NUMBER] if wild_four else list(RESTART_NUMBERS)
-        return [(spice, number) for spice in SPICES for number in numbers]
+        return [(spice, number) for spice in SPICES for number in RESTART_NUMBERS]  # any spice, 1, 2 or 3
     spice, previous = top
     may_restart = previous == HIGHEST or (start_it_up and previous >= START_IT_UP_FROM)
     numbers = set(range(previous + 1, HIGHEST + 1))  # same spice, strictly higher
     if may_restart:
         numbers.update(RESTART_NUMBERS)  # after a 10 (Start It Up!: after 8-10): 1, 2 or 3
-    if wild_four:
-        numbers.add(WILD_FOUR_NUMBER)  # house rule: a 4 may follow any number of the stack's spice
     declarations = [(spice, number) for number in sorted(numbers)]
     if may_restart and we_love_chili and spice != CHILI:
         # We Love Chili!: wherever a restart 1-3 is legal, it may be declared in chili instead.
@@ -85,25 +81,27 @@ def spice_holds(card: str, spice: str) -> bool:
     return card == WILD_SPICE or CARD_SPICE[card] == spice
 
 
-def number_holds(card: str, number: int, *, turn_it_up: bool) -> bool:
-    """Would ``card`` survive a "wrong number" challenge? A wild number always does, a wild spice never."""
+def number_holds(card: str, number: int, *, turn_it_up: bool, wild_four: bool = False) -> bool:
+    """Would ``card`` survive a "wrong number" challenge? A wild number always does, a wild spice never; with the
+    wildFour house rule a real 4 card does too, whatever number was declared."""
     if card == WILD_NUMBER:
         return True
     real = CARD_NUMBER[card]
-    if real == number:
+    if real == number or (wild_four and real == WILD_FOUR_NUMBER):
         return True
     # Turn It Up!: a revealed 6 or 9 matches a declared 6 or 9.
     return turn_it_up and real in TURNED_UP and number in TURNED_UP
 
 
-def claim_holds(card: str, trait: str, declaration: Declaration, *, turn_it_up: bool) -> bool:
+def claim_holds(
+    card: str, trait: str, declaration: Declaration, *, turn_it_up: bool, wild_four: bool = False
+) -> bool:
     """Does the named trait of the declaration hold for the revealed card? ``trait``: spice, number or both (Copy Cat)."""
     spice, number = declaration
     if trait == "spice":
         return spice_holds(card, spice)
-    if trait == "number":
-        return number_holds(card, number, turn_it_up=turn_it_up)
-    return spice_holds(card, spice) and number_holds(card, number, turn_it_up=turn_it_up)
+    holds_number = number_holds(card, number, turn_it_up=turn_it_up, wild_four=wild_four)
+    return holds_number if trait == "number" else spice_holds(card, spice) and holds_number
 
 
 def tuck_choices(cards: list[str]) -> list[list[str]]:

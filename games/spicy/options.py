@@ -60,8 +60,9 @@ OPTIONS: tuple[Option, ...] = (
         default=False,
         label=gettext_noop("A 4 may be played as any number"),
         help=gettext_noop(
-            "House rule from a rules summary (no official card): a 4 may always be declared in the stack's spice, "
-            "whatever number is on top, and may open a new stack; the next card must then beat 4."
+            "House rule from a rules summary (no official card): a 4 card stands for any number, as a wild number "
+            "does. Revealed in a number challenge, it passes whatever number was declared; its spice is checked "
+            "as usual."
         ),
         house_rule=True,
     ),

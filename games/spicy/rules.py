@@ -24,7 +24,7 @@ option                     default      meaning
 spiceItUp                  []           Spice It Up! cards for the whole game: 0, 1 or 2 of ``we_love_chili``,
                                         ``start_it_up``, ``spice_raider``, ``change_your_luck``, ``turn_it_up``,
                                         ``copy_cat``; or ``["random1"]`` / ``["random2"]`` (drawn by the shuffle)
-wildFour                   False        house rule: a 4 may be declared as "any number" (see decisions)
+wildFour                   False        house rule: a real 4 card stands for any number (see decisions)
 chiliReverses              False        house rule: every card declared chili reverses the direction of play
 firstPlayer                "random"     the first player is drawn by the shuffle
 handSize                   6            cards dealt to each player (1..12)
@@ -128,9 +128,10 @@ Decisions where rules.md leaves something open
   A raid happens before the new card's own effects (a last card, a new paw).
 * Change Your Luck: applies to copies of a 5 too (a copy declares a 5). Tucked cards are taken from the hand after
   the played card, drawn back at once, and are never revealed.
-* wildFour (house): "a 4 may be played as any number" means a declared 4 is legal wherever some declaration is: it
-  may open a stack or follow any number of the stack's spice (even a 10). The next card must then beat 4 as usual.
-  With Spice Raider it makes a raid possible at any time.
+* wildFour (house): the French summary's "jouer un 4 comme n'importe quel autre chiffre" is read as a 4 *card*
+  standing for any number, as a wild number does: a revealed 4 passes every number challenge, whatever number was
+  declared (and the number half of a Copy Cat challenge); its spice is checked as usual. Declarations are
+  unchanged: a 4 card is declared like any card, so holding one lets a player declare any legal number honestly.
 * chiliReverses (house): every declared chili (plays and copies, lies included) reverses the direction of play at
   once, so on a chili stack with 3+ players two neighbours may trade turns. It does nothing with 2 players.
 * Timeouts (§4 item 8): the current player passes, unless they must lead: then the honest card with the lowest
@@ -326,7 +327,6 @@ def _legal_declarations(state: State) -> list[Declaration]:
         _top_declaration(state),
         start_it_up=_active(state, START_IT_UP),
         we_love_chili=_active(state, WE_LOVE_CHILI),
-        wild_four=state["options"]["wildFour"],
     )
 
 
@@ -530,7 +530,11 @@ def _resolve_challenge(table: State, challenger: int, trait: str, events: list[E
     top = table["stack"][-1]
     owner = top["owner"]
     holds = claim_holds(
-        top["card"], trait, (top["spice"], top["number"]), turn_it_up=_active(table, TURN_IT_UP)
+        top["card"],
+        trait,
+        (top["spice"], top["number"]),
+        turn_it_up=_active(table, TURN_IT_UP),
+        wild_four=options["wildFour"],
     )
     winner, loser = (owner, challenger) if holds else (challenger, owner)
     cards = _stack_cards(table["stack"])

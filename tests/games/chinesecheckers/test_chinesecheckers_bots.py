@@ -1,4 +1,5 @@
-"""The computer opponents (games/chinesecheckers/bots.py): legal, blind to the state, finishing, ranked by strength."""
+"""The computer opponents (games/chinesecheckers/bots.py): legal, blind to the state, finishing 6-player games (the
+two-player pairings, their length and the order of the levels: test_chinesecheckers_endgame.py)."""
 
 import copy
 import json
@@ -210,14 +211,6 @@ def test_the_last_marble_goes_home_and_wins(level):
 # ------------------------------------------------------------------------------------------- games
 
 
-@pytest.mark.parametrize("level", LEVEL_NAMES)
-def test_each_level_finishes_two_player_games_against_itself(level):
-    for seed in range(3):
-        final = play_game([level, level], seed)
-        assert final["result"]["reason"] == "all_home"
-        assert final["ply"] < final["options"]["maxTurns"] * 2 * 2 // 3
-
-
 @pytest.mark.parametrize("level", ["easy", "medium"])
 def test_six_player_games_finish(level):
     final = play_game([level] * 6, 7)
@@ -229,19 +222,5 @@ def test_a_six_player_game_with_hard_seats_finishes():
     assert final["result"]["reason"] == "all_home"
 
 
-def win_share(strong: str, weak: str, games: int, seed: int) -> float:
-    """Share of 2-player games won by ``strong``, seats alternating."""
-    wins = 0
-    for game in range(games):
-        levels = [strong, weak] if game % 2 == 0 else [weak, strong]
-        final = play_game(levels, seed + game)
-        wins += levels[final["result"]["ranking"][0][0]] == strong
-    return wins / games
-
-
-def test_medium_beats_easy():
-    assert win_share("medium", "easy", 100, 1000) > 0.8
-
-
-def test_hard_beats_medium():
-    assert win_share("hard", "medium", 10, 2000) > 0.75
+# Two-player games of every pairing of levels, their length and the order of the levels:
+# test_chinesecheckers_endgame.py.

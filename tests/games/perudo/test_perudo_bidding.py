@@ -1,7 +1,7 @@
 """Bid legality, rules.md §1.3 and §1.11 items 1-2: conversions, raise modes, Paco openings, the quantity cap."""
 
 import pytest
-from perudo_scenario import DUDO, bid, legal_bids, play, start
+from perudo_scenario import DUDO, bid, legal_bids, lose_die, new_game, play, roll, start
 
 from games.perudo.rules import RULES
 from turnengine.plugin import IllegalAction
@@ -99,6 +99,45 @@ def test_without_the_cap_bids_may_exceed_the_dice_in_play_up_to_twice_plus_one()
     assert play(state, (0, bid(9, 2)))["bid"]["quantity"] == 9
     assert refusal(state, 0, bid(10, 2)) == "bid_above_dice_in_play"
     assert len(legal_bids(state, 0)) == 5 * 9
+
+
+def after_losses(losers, **options):
+    """Two players on three dice; the seats in ``losers`` lost a die each, seat 0 opens the next round."""
+    state = new_game(2, startingDice=3, **options)
+    for loser in losers:
+        state = lose_die(state, loser)
+    state = roll(state, [[2] * count for count in state["counts"]])
+    if state["turn"] != 0:
+        state = play(state, (state["turn"], bid(1, 2)))
+    return state
+
+
+def test_lost_dice_hidden_the_bid_cap_is_the_starting_dice_and_does_not_tell_the_dice_in_play():
+    four_in_play, five_in_play = after_losses([0, 1]), after_losses([1])
+    assert sum(four_in_play["counts"]) == 4 and sum(five_in_play["counts"]) == 5
+    # Nothing seat 0 is offered or refused differs with the dice in play: the cap is the 6 dice dealt.
+    assert RULES.legal_actions(four_in_play, 0) == RULES.legal_actions(five_in_play, 0)
+    assert max(q for q, _face in legal_bids(four_in_play, 0)) == 6
+    assert play(four_in_play, (0, bid(6, 6)))["bid"]["quantity"] == 6
+    assert refusal(four_in_play, 0, bid(7, 6)) == refusal(five_in_play, 0, bid(7, 6)) == "bid_above_dice_in_play"
+    for state in (four_in_play, five_in_play):
+        view = RULES.view(state, 0)
+        assert (view["dice_counts"], view["dice_in_play"]) == (None, None)
+
+
+def test_lost_dice_hidden_without_the_cap_bids_go_up_to_twice_the_starting_dice_plus_one():
+    state = after_losses([1, 0], capBidAtDiceInPlay=False)
+    assert max(q for q, _face in legal_bids(state, 0)) == 13
+    assert refusal(state, 0, bid(14, 6)) == "bid_above_dice_in_play"
+
+
+def test_lost_dice_visible_the_bid_cap_follows_the_dice_in_play():
+    state = after_losses([1, 0], lostDiceVisible=True)
+    assert RULES.view(state, 0)["dice_in_play"] == 4
+    assert max(q for q, _face in legal_bids(state, 0)) == 4
+    assert refusal(state, 0, bid(5, 6)) == "bid_above_dice_in_play"
+    uncapped = after_losses([1, 0], lostDiceVisible=True, capBidAtDiceInPlay=False)
+    assert max(q for q, _face in legal_bids(uncapped, 0)) == 9
 
 
 def test_opening_legal_actions_list_every_bid_face_by_face():

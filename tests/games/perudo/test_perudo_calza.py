@@ -17,7 +17,9 @@ def refusal(state, seat, action):
 
 
 def test_exact_calza_regains_a_die_and_the_caller_opens():
-    state = play(start(FIVE_TWOS_ON_FOUR_DICE, startingDice=4, calza=True), (0, bid(5, 2)))
+    state = lose_die(new_game(3, first=0, startingDice=5, calza=True), 1)
+    state = roll(state, [[1, 2, 3, 4, 6], [2, 2, 6, 6], [4, 4, 5, 1, 6]])
+    state = play(state, (1, bid(1, 2)), (2, bid(5, 2)))
     state, events = act(state, 1, CALZA)
     reveal = state["last_reveal"]
     assert (reveal["call"], reveal["count"], reveal["result"], reveal["gainers"]) == (
@@ -26,10 +28,10 @@ def test_exact_calza_regains_a_die_and_the_caller_opens():
         "exact",
         [1],
     )
-    assert state["counts"] == [4, 5, 4]
+    assert state["counts"] == [5, 5, 5]
     assert state["turn"] == 1
     assert of_type(events, "die_gained") == [{"type": "die_gained", "visible_to": None, "seat": 1}]
-    assert of_type(events, "calza")[0]["reveal"]["dice"] == FIVE_TWOS_ON_FOUR_DICE
+    assert of_type(events, "calza")[0]["reveal"]["dice"] == [[1, 2, 3, 4, 6], [2, 2, 6, 6], [4, 4, 5, 1, 6]]
 
 
 def test_wrong_calza_costs_the_caller_a_die_and_the_caller_opens():
@@ -50,11 +52,38 @@ def test_calza_gain_is_capped_at_max_dice():
     assert state["turn"] == 1
 
 
-def test_calza_may_raise_a_player_above_the_starting_dice_up_to_max_dice():
-    state = play(
-        start(FIVE_TWOS_ON_FOUR_DICE, startingDice=4, maxDice=6, calza=True), (0, bid(5, 2)), (1, CALZA)
-    )
-    assert state["counts"] == [4, 5, 4]
+def test_calza_never_gives_a_die_above_the_number_the_player_started_with():
+    # Issue 19's case: startingDice 3, maxDice 5: a correct Calza at 3 dice gives nothing.
+    three_twos = [[1, 2, 3], [2, 6, 6], [4, 4, 5]]
+    state = play(start(three_twos, startingDice=3, maxDice=5, calza=True), (0, bid(3, 2)))
+    state, events = act(state, 1, CALZA)
+    assert state["last_reveal"]["result"] == "exact"
+    assert state["counts"] == [3, 3, 3]
+    assert state["last_reveal"]["no_die_to_regain"] is True
+    assert of_type(events, "die_gained") == []
+
+
+def test_calza_gives_back_a_lost_die_up_to_the_starting_dice():
+    state = lose_die(new_game(3, startingDice=3, maxDice=5, calza=True), 1)
+    state = roll(state, [[1, 2, 3], [2, 6], [4, 4, 5]])
+    state = play(state, (1, bid(1, 2)), (2, bid(3, 2)), (1, CALZA))  # 2s and Pacos: exactly 3
+    assert state["counts"] == [3, 3, 3]
+
+
+@pytest.mark.parametrize(("max_dice", "after"), [(3, 3), (5, 4)])
+def test_calza_ceiling_max_dice_below_the_starting_dice_caps_the_regain_lower(max_dice, after):
+    state = lose_die(lose_die(new_game(3, startingDice=5, maxDice=max_dice, calza=True), 1), 1)
+    assert state["counts"] == [5, 3, 5]
+    state = roll(state, [[1, 2, 3, 4, 5], [2, 6, 6], [4, 5, 5, 6, 6]])
+    state = play(state, (1, bid(3, 2)), (2, bid(3, 4)), (1, CALZA))  # 4s and Pacos: exactly 3
+    assert state["last_reveal"]["result"] == "exact"
+    assert state["counts"] == [5, after, 5]
+
+
+def test_calza_requires_missing_die_counts_from_the_starting_dice():
+    state = play(start(FIVE_TWOS_ON_FOUR_DICE, startingDice=4, maxDice=6, calza=True,
+                       calzaRequiresMissingDie=True), (0, bid(5, 2)))
+    assert refusal(state, 1, CALZA) == "no_missing_die"
 
 
 def test_calza_requires_missing_die_refuses_a_player_with_all_dice():
@@ -128,9 +157,9 @@ def test_calza_in_palifico_counts_without_wild_pacos():
     state = lose_die(new_game(3, startingDice=2, calza=True), 0)
     state = roll(state, [[3], [3, 1], [4, 1]])
     assert state["palifico"] is True
-    state = play(state, (0, bid(1, 3)), (1, bid(2, 3)), (2, CALZA))
+    state = play(state, (0, bid(1, 3)), (1, bid(2, 3)), (0, CALZA))
     assert (state["last_reveal"]["count"], state["last_reveal"]["result"]) == (2, "exact")
-    assert state["counts"] == [1, 2, 3]
+    assert state["counts"] == [2, 2, 2]  # seat 0 gets back the die it lost
 
 
 def test_a_caller_eliminated_by_a_wrong_calza_hands_the_opening_to_the_left():

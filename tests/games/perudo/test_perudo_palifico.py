@@ -52,7 +52,7 @@ def test_palifico_locks_the_face_of_the_opening_bid():
     assert refusal(state, 1, bid(3, 5)) == "face_locked"
     assert refusal(state, 1, bid(1, 1)) == "face_locked"
     assert refusal(state, 1, bid(2, 4)) == "bid_too_low"
-    assert legal_bids(state, 1) == [(3, 4), (4, 4), (5, 4)]
+    assert legal_bids(state, 1) == [(3, 4), (4, 4), (5, 4), (6, 4)]  # lost dice hidden: capped at the 6 dealt
 
 
 def test_palifico_pacos_are_not_wild_in_the_count():
@@ -149,10 +149,29 @@ def test_one_die_players_may_change_the_face_with_the_italian_option():
     assert (3, 2) in legal_bids(state, 0)
     state = apply(state, 0, bid(2, 5))  # same quantity, higher face
     assert RULES.view(state, 2)["locked_face"] == 5
-    state = apply(state, 1, bid(3, 1))  # the Palifico player has one die too; Pacos rank lowest
-    assert refusal(state, 2, bid(4, 5)) == "face_locked"
-    state = apply(state, 2, bid(4, 1))
-    assert state["bid"] == {"quantity": 4, "face": 1, "bidder": 2}
+    state = apply(state, 1, bid(3, 5))  # the Palifico player keeps the face (see the test below)
+    assert refusal(state, 2, bid(4, 6)) == "face_locked"
+    state = apply(state, 2, bid(4, 5))
+    state = apply(state, 0, bid(5, 1))  # Pacos rank lowest: a face change to them needs more dice
+    assert state["bid"] == {"quantity": 5, "face": 1, "bidder": 0}
+
+
+def test_palifico_one_die_may_change_face_is_for_the_other_one_die_players_not_the_palifico_player():
+    # Issue 19's case: counts [4, 1, 1], seat 2's Palifico round, bids 1×3, 2×3, 3×3 round the table.
+    state = new_game(3, first=1, startingDice=4, palificoOneDieMayChangeFace=True)
+    for loser in (1, 1, 1, 2, 2, 2):
+        state = lose_die(state, loser)
+    assert state["counts"] == [4, 1, 1]
+    state = roll(state, [[2, 3, 4, 5], [6], [3]])
+    assert (state["palifico"], state["palifico_player"], state["turn"]) == (True, 2, 2)
+    state = play(state, (2, bid(1, 3)), (0, bid(2, 3)), (1, bid(3, 3)))
+    # The Palifico player, on one die, may only bid more 3s ...
+    assert {face for _quantity, face in legal_bids(state, 2)} == {3}
+    assert refusal(state, 2, bid(3, 4)) == "face_locked"
+    state = play(state, (2, bid(4, 3)), (0, bid(5, 3)))
+    # ... while the other one-die player may change the face.
+    assert (5, 4) in legal_bids(state, 1)
+    assert apply(state, 1, bid(5, 4))["bid"]["face"] == 4
 
 
 def test_one_die_face_change_cannot_reach_pacos_when_paco_bids_are_forbidden():

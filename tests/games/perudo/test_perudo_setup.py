@@ -45,7 +45,7 @@ def test_option_labels_and_help_are_plain_strings_for_translation():
     ("options", "players", "code"),
     [
         ({"noSuchOption": True}, 3, "option_unknown"),
-        ({"startingDice": 6}, 3, "starting_dice_above_max"),
+        ({"startingDice": 11}, 3, "option_range"),
         ({"startingDice": 0}, 3, "option_range"),
         ({"calza": 1}, 3, "option_type"),
         ({"maxDice": True}, 3, "option_type"),

@@ -14,7 +14,7 @@ HANDS = [
     ["wasabi-2", "pepper-10", "wild-spice", "chili-3", "chili-10", "wasabi-7"],
     ["pepper-1", "pepper-5", "wasabi-1", "chili-2", "chili-8", "wasabi-3"],
 ]
-BASE = {"start_it_up": False, "we_love_chili": False, "wild_four": False}
+BASE = {"start_it_up": False, "we_love_chili": False}
 
 
 def _illegal(state, seat, action):

@@ -9,7 +9,7 @@ from games.spicy.cards import legal_declarations
 from games.spicy.rules import RULES
 from turnengine.plugin import IllegalAction
 
-BASE = {"start_it_up": False, "we_love_chili": False, "wild_four": False}
+BASE = {"start_it_up": False, "we_love_chili": False}
 DECLINE = {"type": "decline"}
 
 
@@ -407,26 +407,45 @@ def test_copy_cat_with_change_your_luck_a_copied_5_may_tuck():
 # -- house rules --------------------------------------------------------------------------------------------------
 
 
-def test_wild_four_lets_a_4_follow_any_number_of_the_same_spice_and_open_a_stack():
-    flags = {**BASE, "wild_four": True}
-    assert legal_declarations(("wasabi", 9), **flags) == [("wasabi", 4), ("wasabi", 10)]
-    assert legal_declarations(("wasabi", 10), **flags) == [("wasabi", n) for n in (1, 2, 3, 4)]
-    assert ("pepper", 4) in legal_declarations(None, **flags)
-    assert ("chili", 4) not in legal_declarations(("wasabi", 9), **flags)
+@pytest.mark.parametrize(("wild_four", "owner_wins"), [(True, True), (False, False)])
+def test_wild_four_a_real_4_passes_a_number_challenge_whatever_number_was_declared(wild_four, owner_wins):
+    state = start(RAID_HANDS, wildFour=wild_four)
+    state = play(state, 0, "chili-1", "chili", 2)
+    state = play(state, 1, "chili-4", "chili", 8)  # a 4 card declared as an 8
+    state = challenge(state, 2, "number")
+    assert state["last_challenge"]["challenger_won"] is not owner_wins
+    assert state["won"][1 if owner_wins else 2] == ["chili-1", "chili-4"]
 
 
-def test_wild_four_in_play_and_the_next_card_must_beat_4():
-    state = start(RAID_HANDS, wildFour=True)
-    state = play(state, 0, "chili-6", "wasabi", 3)
-    state = play(state, 1, "wasabi-4", "wasabi", 9)
-    state = play(state, 2, "wasabi-7", "wasabi", 4)
-    assert _illegal(state, 0, _play("chili-1", "wasabi", 3)) == "illegal_declaration"
-    assert play(state, 0, "chili-1", "wasabi", 5)["stack"][-1]["number"] == 5
+def test_wild_four_a_4_still_fails_a_spice_challenge():
+    state = play(start(RAID_HANDS, wildFour=True), 0, "chili-1", "wasabi", 2)
+    state = play(state, 1, "chili-4", "wasabi", 6)  # any number, but the spice is still checked
+    state = challenge(state, 2, "spice")
+    assert state["last_challenge"]["challenger_won"] is True
 
 
-def test_without_wild_four_a_4_does_not_follow_a_9():
-    state = play(play(start(RAID_HANDS), 0, "chili-6", "wasabi", 3), 1, "wasabi-4", "wasabi", 9)
+def test_wild_four_an_honest_declared_number_is_unchanged_and_a_lie_with_another_card_still_fails():
+    state = play(start(RAID_HANDS, wildFour=True), 0, "chili-1", "wasabi", 2)
+    state = play(state, 1, "pepper-5", "wasabi", 9)  # not a 4: a number lie
+    state = challenge(state, 2, "number")
+    assert state["last_challenge"]["challenger_won"] is True
+
+
+@pytest.mark.parametrize(("card", "copier_wins"), [("chili-4", True), ("pepper-8", False)])
+def test_wild_four_a_4_copying_a_declaration_passes_the_number_half_of_the_copy_challenge(card, copier_wins):
+    state = play(start(COPY_HANDS, spiceItUp=["copy_cat"], wildFour=True), 0, "chili-2", "chili", 2)
+    state = step(state, 2, _copy(card))
+    state = challenge(state, 1, None)
+    assert state["last_challenge"]["challenger_won"] is not copier_wins
+
+
+def test_wild_four_declarations_follow_the_ordinary_rules():
+    # A 4 stands for any number once revealed; it does not open new declarations.
+    assert legal_declarations(("wasabi", 9), **BASE) == [("wasabi", 10)]
+    assert ("pepper", 4) not in legal_declarations(None, **BASE)
+    state = play(play(start(RAID_HANDS, wildFour=True), 0, "chili-6", "wasabi", 3), 1, "wasabi-4", "wasabi", 9)
     assert _illegal(state, 2, _play("wasabi-7", "wasabi", 4)) == "illegal_declaration"
+    assert all(number == 10 for _spice, number in _declared(state, 2))
 
 
 def test_chili_reverses_turns_the_direction_of_play_on_every_declared_chili():

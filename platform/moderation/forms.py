@@ -6,7 +6,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
 
 from moderation.models import Report
-from moderation.notices import sanction_message
+from moderation.notices import sanction_message, user_zone
 from moderation.services import LOCKOUT_KINDS, active_sanction
 
 
@@ -35,7 +35,8 @@ class SanctionAwareAuthenticationForm(AuthenticationForm):
             sanction = self._lockout_behind_right_password()
             if sanction is None:
                 raise
-            raise forms.ValidationError(sanction_message(sanction), code="sanctioned") from None
+            message = sanction_message(sanction, user_zone(sanction.user))
+            raise forms.ValidationError(message, code="sanctioned") from None
 
     def _lockout_behind_right_password(self):
         username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")

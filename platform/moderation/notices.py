@@ -56,7 +56,8 @@ def close_reason(sanction: Sanction, zone: ZoneInfo | None = None) -> str:
 
 
 def user_zone(user) -> ZoneInfo:
-    return zone_named(getattr(user, "time_zone", "")) or ZoneInfo(settings.TIME_ZONE)
+    """The player's stored zone, else the active one (the browser's on a page, the site's on a websocket)."""
+    return zone_named(getattr(user, "time_zone", "")) or timezone.get_current_timezone()
 
 
 def scope_language(scope: dict) -> str:

@@ -1,0 +1,111 @@
+"""A moderator (staff in the Moderators group, not a superuser) handles a report in the browser, from the report's
+page, in three clicks and a reason; the suspended player's open table pages say why and until when and stop
+reconnecting, and the log-in page says the same. Viewport screenshots (laptop and phone) go to test-artifacts/."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Group
+
+from lobby import services as lobby
+from moderation.groups import MODERATORS
+from moderation.models import Report, Sanction
+from moderation.services import report_create
+from tests.conftest import PASSWORD
+from tests.e2e.conftest import ARTIFACTS
+from turnengine import chat
+from turnengine.models import ChatMessage
+
+pytestmark = pytest.mark.e2e
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 375, "height": 812}
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))  # the viewport, as a person sees it
+
+
+def log_in(browser, live_url, username: str, viewport: dict):
+    context = browser.new_context(viewport=viewport, base_url=live_url)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto("/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("form.stacked button[type=submit]")
+    return context, page
+
+
+def test_a_moderator_handles_a_report_and_the_player_reads_why(browser, live_url, transactional_db, make_user):
+    moderator = make_user("mira")
+    moderator.is_staff = True
+    moderator.save()
+    moderator.groups.add(Group.objects.get(name=MODERATORS))
+    reporter, offender = make_user("ana"), make_user("bruno")
+    match = lobby.table_create(user=reporter, game="perudo", num_players=2, options={}, ranked=True)
+    lobby.table_join(user=offender, match_id=match.pk)
+    lobby.table_start(user=reporter, match_id=match.pk)
+    chat.chat_post(match=match, user=offender, seat=1, text="you are all idiots", max_length=500)
+    report = report_create(reporter=reporter, reported=offender, reason="abuse", comment="insults in chat",
+                           match=match, chat_message_ids=[ChatMessage.objects.get().pk])
+    contexts = []
+    try:
+        # The offender has the table open on a laptop and on a phone.
+        tables = []
+        for viewport in (LAPTOP, PHONE):
+            context, page = log_in(browser, live_url, offender.username, viewport)
+            contexts.append(context)
+            page.wait_for_url(lambda url: "/login/" not in url)
+            page.goto(f"/table/{match.pk}/")
+            page.wait_for_selector("[data-players] li")
+            tables.append(page)
+
+        context, admin = log_in(browser, live_url, moderator.username, LAPTOP)
+        contexts.append(context)
+        admin.wait_for_url(lambda url: "/login/" not in url)
+        admin.goto(f"/admin/moderation/report/{report.pk}/change/")
+        assert "you are all idiots" in admin.content()
+        shot(admin, "moderation-report-page")
+        clicks = 0
+        admin.click("text=Suspend 7 days")
+        clicks += 1
+        admin.wait_for_selector("text=What will happen")
+        admin.select_option("#id_preset", "abuse")  # the reason
+        shot(admin, "moderation-confirm")
+        admin.click("[data-confirm]")
+        clicks += 1
+        admin.wait_for_selector(".messagelist .success")
+        assert clicks <= 3
+        sanction = Sanction.objects.get(user=offender)
+        assert sanction.kind == "suspension" and sanction.report_id == report.pk
+        assert Report.objects.get(pk=report.pk).status == "resolved"
+
+        for page, name in zip(tables, ("laptop", "phone"), strict=True):
+            notice = page.wait_for_selector("[data-lockout-notice]")
+            assert "Your account is suspended until" in notice.inner_text()
+            assert "Abusive or insulting language" in notice.inner_text()
+            page.wait_for_timeout(1500)  # well past the first reconnection delay: no new socket, same notice
+            assert "reconnecting" not in page.inner_text("[data-error]")
+            assert page.locator("[data-seat-controls] button").count() == 0
+            notice.scroll_into_view_if_needed()
+            shot(page, f"moderation-suspended-table-{name}")
+
+        admin.goto(f"/admin/accounts/user/{offender.pk}/moderation/")
+        assert "insults in chat" in admin.content() and "Suspended" in admin.content()
+        shot(admin, "moderation-player-page")
+        admin.goto(f"/admin/turnengine/match/{match.pk}/change/")
+        admin.wait_for_selector("[data-moderation-log] li >> text=rolled")
+        assert "abandoned" in admin.content()
+        admin.locator("#log-title").scroll_into_view_if_needed()
+        shot(admin, "moderation-match-page")
+
+        for viewport, name in ((LAPTOP, "laptop"), (PHONE, "phone")):
+            context, login = log_in(browser, live_url, offender.username, viewport)
+            contexts.append(context)
+            error = login.wait_for_selector(".errorlist, .errornote")
+            assert "Your account is suspended until" in error.inner_text()
+            shot(login, f"moderation-login-{name}")
+    finally:
+        for context in contexts:
+            context.close()

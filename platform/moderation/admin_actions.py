@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import partial
 from urllib.parse import urlencode
 
 from django import forms
@@ -264,6 +265,22 @@ def _sanction_action(key, label, kind, needs_duration=False):
     )
 
 
+def _object_action(key, label, permission, model, keyword, describe, refusal, service) -> ModeratorAction:
+    """An action on one object (a sanction, a chat line, a match, a report): ``refusal`` and ``service`` take it
+    as ``keyword``."""
+    return ModeratorAction(
+        key=key,
+        label=label,
+        permission=permission,
+        model=model,
+        describe=describe,
+        refusal=lambda target, _duration: refusal(**{keyword: target.obj}),
+        perform=lambda moderator, target, form: service(
+            moderator=moderator, reason=form.audit_reason(), **{keyword: target.obj}
+        ),
+    )
+
+
 ACTIONS: dict[str, ModeratorAction] = {
     action.key: action
     for action in [
@@ -271,67 +288,20 @@ ACTIONS: dict[str, ModeratorAction] = {
         _sanction_action("mute", gettext_lazy("Mute in chat"), Sanction.Kind.MUTE, needs_duration=True),
         _sanction_action("suspend", gettext_lazy("Suspend"), Sanction.Kind.SUSPENSION, needs_duration=True),
         _sanction_action("ban", gettext_lazy("Ban"), Sanction.Kind.BAN),
-        ModeratorAction(
-            key="lift",
-            label=gettext_lazy("Lift the sanction"),
-            permission="moderation.change_sanction",
-            model=Sanction,
-            describe=_describe_lift,
-            refusal=lambda target, _d: services.lift_refusal(sanction=target.obj),
-            perform=lambda moderator, target, form: services.moderation_lift(
-                moderator=moderator, sanction=target.obj, reason=form.audit_reason()
-            ),
-        ),
-        ModeratorAction(
-            key="hide",
-            label=gettext_lazy("Hide the chat line"),
-            permission="moderation.add_sanction",
-            model=ChatMessage,
-            describe=_describe_hide,
-            refusal=lambda target, _d: services.hide_refusal(message=target.obj),
-            perform=lambda moderator, target, form: services.moderation_hide_message(
-                moderator=moderator, message=target.obj, reason=form.audit_reason()
-            ),
-        ),
-        ModeratorAction(
-            key="abort",
-            label=gettext_lazy("Abort the match"),
-            permission="moderation.add_sanction",
-            model=Match,
-            describe=_describe_abort,
-            refusal=lambda target, _d: services.abort_refusal(match=target.obj),
-            perform=lambda moderator, target, form: services.moderation_abort_match(
-                moderator=moderator, match=target.obj, reason=form.audit_reason()
-            ),
-        ),
-        ModeratorAction(
-            key="reverse",
-            label=gettext_lazy("Reverse the ratings"),
-            permission="ratings.add_ratingreversal",
-            model=Match,
-            describe=_describe_reverse,
-            refusal=lambda target, _d: services.reverse_refusal(match=target.obj),
-            perform=lambda moderator, target, form: services.moderation_reverse_ratings(
-                moderator=moderator, match=target.obj, reason=form.audit_reason()
-            ),
-        ),
-        *(
-            ModeratorAction(
-                key=key,
-                label=label,
-                permission="moderation.change_report",
-                model=Report,
-                describe=_describe_close(status),
-                refusal=lambda target, _d: services.report_refusal(report=target.obj),
-                perform=lambda moderator, target, form, status=status: services.report_close(
-                    moderator=moderator, report=target.obj, status=status, reason=form.audit_reason()
-                ),
-            )
-            for key, label, status in [
-                ("resolve", gettext_lazy("Resolve the report"), Report.Status.RESOLVED),
-                ("dismiss", gettext_lazy("Dismiss the report"), Report.Status.DISMISSED),
-            ]
-        ),
+        _object_action("lift", gettext_lazy("Lift the sanction"), "moderation.change_sanction", Sanction,
+                       "sanction", _describe_lift, services.lift_refusal, services.moderation_lift),
+        _object_action("hide", gettext_lazy("Hide the chat line"), "moderation.add_sanction", ChatMessage,
+                       "message", _describe_hide, services.hide_refusal, services.moderation_hide_message),
+        _object_action("abort", gettext_lazy("Abort the match"), "moderation.add_sanction", Match,
+                       "match", _describe_abort, services.abort_refusal, services.moderation_abort_match),
+        _object_action("reverse", gettext_lazy("Reverse the ratings"), "ratings.add_ratingreversal", Match,
+                       "match", _describe_reverse, services.reverse_refusal, services.moderation_reverse_ratings),
+        _object_action("resolve", gettext_lazy("Resolve the report"), "moderation.change_report", Report,
+                       "report", _describe_close(Report.Status.RESOLVED), services.report_refusal,
+                       partial(services.report_close, status=Report.Status.RESOLVED)),
+        _object_action("dismiss", gettext_lazy("Dismiss the report"), "moderation.change_report", Report,
+                       "report", _describe_close(Report.Status.DISMISSED), services.report_refusal,
+                       partial(services.report_close, status=Report.Status.DISMISSED)),
     ]
 }
 

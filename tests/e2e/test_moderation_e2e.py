@@ -1,6 +1,6 @@
-"""A moderator (staff in the Moderators group, not a superuser) handles a report in the browser, from the report's
-page, in three clicks and a reason; the suspended player's open table pages say why and until when and stop
-reconnecting, and the log-in page says the same. Viewport screenshots (laptop and phone) go to test-artifacts/."""
+"""A moderator (staff in the Moderators group, not a superuser) hides a chat line and warns a player, who sees both
+live, then handles a report from the report's page in two clicks and a reason; the suspended player's open table
+pages say why and until when and stop reconnecting, and the log-in page says the same. Viewport screenshots (laptop and phone) go to test-artifacts/."""
 
 from __future__ import annotations
 
@@ -64,8 +64,28 @@ def test_a_moderator_handles_a_report_and_the_player_reads_why(browser, live_url
         context, admin = log_in(browser, live_url, moderator.username, LAPTOP)
         contexts.append(context)
         admin.wait_for_url(lambda url: "/login/" not in url)
+        # A hidden chat line leaves the open pages at once; a warning shows live until acknowledged.
+        admin.goto(f"/admin/turnengine/match/{match.pk}/change/")
+        admin.click("text=hide…")
+        admin.select_option("#id_preset", "abuse")
+        admin.click("[data-confirm]")
+        admin.wait_for_selector(".messagelist .success")
+        for page in tables:
+            page.wait_for_selector("[data-chat] li", state="detached")
+        admin.goto(f"/admin/accounts/user/{offender.pk}/moderation/")
+        admin.click(".moderation-buttons >> text=Warn")
+        admin.select_option("#id_preset", "abuse")
+        admin.click("[data-confirm]")
+        admin.wait_for_selector(".messagelist .success")
+        warning = tables[1].wait_for_selector("[data-warning-notice]")
+        assert "A moderator warned you." in warning.inner_text()
+        shot(tables[1], "moderation-warning-table-phone")
+        warning.query_selector("button").click()
+        tables[1].wait_for_selector("[data-warning-notice]", state="detached")
+        assert Sanction.objects.get(kind="warning").acknowledged_at is not None
+
         admin.goto(f"/admin/moderation/report/{report.pk}/change/")
-        assert "you are all idiots" in admin.content()
+        assert "you are all idiots" in admin.content()  # the reported line, hidden but kept for moderators
         shot(admin, "moderation-report-page")
         clicks = 0
         admin.click("text=Suspend 7 days")
@@ -77,7 +97,7 @@ def test_a_moderator_handles_a_report_and_the_player_reads_why(browser, live_url
         clicks += 1
         admin.wait_for_selector(".messagelist .success")
         assert clicks <= 3
-        sanction = Sanction.objects.get(user=offender)
+        sanction = Sanction.objects.get(user=offender, kind="suspension")
         assert sanction.kind == "suspension" and sanction.report_id == report.pk
         assert Report.objects.get(pk=report.pk).status == "resolved"
 

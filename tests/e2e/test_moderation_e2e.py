@@ -52,14 +52,15 @@ def test_a_moderator_handles_a_report_and_the_player_reads_why(browser, live_url
     contexts = []
     try:
         # The offender has the table open on a laptop and on a phone.
-        tables = []
-        for viewport in (LAPTOP, PHONE):
-            context, page = log_in(browser, live_url, offender.username, viewport)
-            contexts.append(context)
-            page.wait_for_url(lambda url: "/login/" not in url)
+        context, laptop = log_in(browser, live_url, offender.username, LAPTOP)
+        contexts.append(context)
+        laptop.wait_for_url(lambda url: "/login/" not in url)
+        phone = context.new_page()  # the same session, on a phone-sized page
+        phone.set_viewport_size(PHONE)
+        tables = [laptop, phone]
+        for page in tables:
             page.goto(f"/table/{match.pk}/")
             page.wait_for_selector("[data-players] li")
-            tables.append(page)
 
         context, admin = log_in(browser, live_url, moderator.username, LAPTOP)
         contexts.append(context)
@@ -101,11 +102,12 @@ def test_a_moderator_handles_a_report_and_the_player_reads_why(browser, live_url
         assert sanction.kind == "suspension" and sanction.report_id == report.pk
         assert Report.objects.get(pk=report.pk).status == "resolved"
 
-        for page, name in zip(tables, ("laptop", "phone"), strict=True):
+        for page in tables:
             notice = page.wait_for_selector("[data-lockout-notice]")
             assert "Your account is suspended until" in notice.inner_text()
             assert "Abusive or insulting language" in notice.inner_text()
-            page.wait_for_timeout(1500)  # well past the first reconnection delay: no new socket, same notice
+        laptop.wait_for_timeout(1500)  # well past the first reconnection delay: no new socket, same notice
+        for page, name in zip(tables, ("laptop", "phone"), strict=True):
             assert "reconnecting" not in page.inner_text("[data-error]")
             assert page.locator("[data-seat-controls] button").count() == 0
             notice.scroll_into_view_if_needed()
@@ -120,12 +122,13 @@ def test_a_moderator_handles_a_report_and_the_player_reads_why(browser, live_url
         admin.locator("#log-title").scroll_into_view_if_needed()
         shot(admin, "moderation-match-page")
 
-        for viewport, name in ((LAPTOP, "laptop"), (PHONE, "phone")):
-            context, login = log_in(browser, live_url, offender.username, viewport)
-            contexts.append(context)
-            error = login.wait_for_selector(".errorlist, .errornote")
-            assert "Your account is suspended until" in error.inner_text()
-            shot(login, f"moderation-login-{name}")
+        context, login = log_in(browser, live_url, offender.username, LAPTOP)
+        contexts.append(context)
+        error = login.wait_for_selector(".errorlist, .errornote")
+        assert "Your account is suspended until" in error.inner_text()
+        shot(login, "moderation-login-laptop")
+        login.set_viewport_size(PHONE)
+        shot(login, "moderation-login-phone")
     finally:
         for context in contexts:
             context.close()

@@ -15,9 +15,9 @@ from lobby.errors import LobbyError
 from moderation import services as moderation
 from moderation.models import AuditEntry, NetworkNotice, Report
 from ratings.models import RatingChange
-from tests.conftest import PASSWORD, play_to_the_end
+from tests.conftest import PASSWORD
 from tests.turnengine.wsclient import connect, receive, receive_until
-from turnengine import chat
+from turnengine import chat, timers
 from turnengine.errors import EngineError
 from turnengine.models import ChatMessage, Match, Seat
 
@@ -113,7 +113,6 @@ def test_a_muted_players_chat_box_says_until_when(client, start_table, moderator
 def test_a_suspension_releases_ranked_seats_as_abandoned_and_friendly_seats_to_the_bot(start_table, moderator):
     ranked, ranked_users = start_table("perudo", 2, ranked=True)
     friendly, friendly_users = start_table("perudo", 2)
-    third, _others = start_table("spicy", 2, {"challengeGraceMs": 0})
     Seat.objects.filter(match=friendly, index=1).update(user=ranked_users[1])
     moderation.moderation_suspend(moderator=moderator, user=ranked_users[1], reason="x", duration=timedelta(hours=1))
     ranked.refresh_from_db()
@@ -122,7 +121,7 @@ def test_a_suspension_releases_ranked_seats_as_abandoned_and_friendly_seats_to_t
     assert ranked.clock["absent"][1] or ranked.status == Match.Status.FINISHED
     assert not Seat.objects.get(match=friendly, user=ranked_users[1]).abandoned
     assert friendly.clock["absent"][1]  # a computer player plays it from now on
-    play_to_the_end(ranked, ranked_users)  # the table goes on, and is rated
+    timers.match_end_by_vote(match_id=ranked.pk, user=ranked_users[0])  # the table goes on, and is rated
     assert RatingChange.objects.filter(match=ranked).count() == 2
     assert RatingChange.objects.get(match=ranked, user=ranked_users[1]).abandoned
 

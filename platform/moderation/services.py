@@ -341,36 +341,16 @@ def abort_refusal(*, match: Match) -> str | None:
 
 def moderation_abort_match(*, moderator, match: Match, reason: str) -> None:
     """Stop a match without a result (and so without any rating change): its clocks stop, the seed is published
-    and every open page says that a moderator aborted it (an ``aborted`` frame after the last view)."""
-    from turnengine import clocks
-    from turnengine.services import build_update, encode_frame, epoch_ms, time_control
+    and every open page says that a moderator aborted it (``timers.match_abort``)."""
+    from turnengine.timers import match_abort
 
     reason = require_reason(reason)
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match.pk)
-        _refuse_if(abort_refusal(match=match))
-        status_before = match.status
-        now = timezone.now()
-        if match.clock and match.state is not None:
-            match.clock = clocks.transition(
-                match.clock,
-                time_control(match),
-                before=match.rules.awaited(match.state),
-                after=set(),
-                actor=None,
-                now_ms=epoch_ms(now),
-                windows={},
-            )
-        match.status = Match.Status.ABORTED
-        match.deadline_at = None
-        match.version += 1
-        match.finished_at = now
-        match.save(update_fields=["status", "deadline_at", "version", "finished_at", "clock"])
-        _audit(moderator=moderator, action="abort_match", reason=reason, match=match, status_before=status_before)
-    if match.state is not None:
-        update = build_update(match, [])
-        update.frames[match.group_name("all")] = encode_frame("aborted", match.version, {"by": "moderator"})
-        _broadcast_after_commit(update)
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        _refuse_if(abort_refusal(match=locked))
+        update = match_abort(match_id=match.pk)
+        _audit(moderator=moderator, action="abort_match", reason=reason, match=locked, status_before=locked.status)
+    _broadcast_after_commit(update)
 
 
 def reversible_changes(*, match: Match) -> list[RatingChange]:

@@ -310,3 +310,9 @@ def test_a_player_without_the_moderators_group_cannot_act(client, make_user):
     staff.save()
     client.force_login(staff)
     assert client.get(action_url("ban", users=[make_user().pk])).status_code == 403
+
+
+def test_the_confirmation_page_speaks_the_moderators_language(moderator_client, make_user):
+    moderator_client.cookies["django_language"] = "fr"
+    page = moderator_client.get(action_url("suspend", users=[make_user().pk], duration="7d")).content.decode()
+    assert "Ce qui va se passer" in page and "est suspendu jusqu" in page and "Motif prédéfini" in page

@@ -10,6 +10,7 @@ import pytest
 from django.contrib import admin
 from django.contrib.auth.models import Group
 from django.urls import reverse
+from django.utils import translation
 
 from moderation import services
 from moderation.admin_actions import ACTIONS, action_url
@@ -314,5 +315,8 @@ def test_a_player_without_the_moderators_group_cannot_act(client, make_user):
 
 def test_the_confirmation_page_speaks_the_moderators_language(moderator_client, make_user):
     moderator_client.cookies["django_language"] = "fr"
-    page = moderator_client.get(action_url("suspend", users=[make_user().pk], duration="7d")).content.decode()
+    try:
+        page = moderator_client.get(action_url("suspend", users=[make_user().pk], duration="7d")).content.decode()
+    finally:
+        translation.activate("en")  # LocaleMiddleware leaves the request's language active in this thread
     assert "Ce qui va se passer" in page and "est suspendu jusqu" in page and "Motif prédéfini" in page

@@ -80,8 +80,8 @@ def chat_lines_html(report):
 @admin.register(Report)
 class ReportAdmin(SanctionActionsMixin, admin.ModelAdmin):
     list_display = (
-        "created_at", "reported_player", "open_about_player", "reason", "reported_chat", "reporter", "match_link",
-        "status", "quick_actions",
+        "created_at", "reported_player", "open_about_player", "quick_actions", "reason", "reported_chat",
+        "match_link", "status",
     )
     list_filter = ("status", "reason", "created_at")
     search_fields = ("reported__username", "reporter__username", "comment", "match__id")
@@ -110,7 +110,7 @@ class ReportAdmin(SanctionActionsMixin, admin.ModelAdmin):
     def reported_player(self, report):
         return player_link(report.reported)
 
-    @admin.display(description=_("open reports about them"), ordering="open_reports")
+    @admin.display(description=_("open reports"), ordering="open_reports")
     def open_about_player(self, report):
         return report.open_reports or 0
 

@@ -133,6 +133,9 @@ class Target:
 
 @dataclass(frozen=True)
 class ModeratorAction:
+    """One moderator action: who may run it, on what, what it will do, why it would change nothing, and the audited
+    service call that does it."""
+
     key: str
     label: str
     permission: str

@@ -65,6 +65,9 @@ def test_a_moderator_handles_a_report_and_the_player_reads_why(browser, live_url
         context, admin = log_in(browser, live_url, moderator.username, LAPTOP)
         contexts.append(context)
         admin.wait_for_url(lambda url: "/login/" not in url)
+        admin.goto("/admin/moderation/report/")
+        assert "Times in UTC" in admin.inner_text(".admin-time-zone")  # the moderator's (the browser's) zone
+        shot(admin, "moderation-report-queue")
         # A hidden chat line leaves the open pages at once; a warning shows live until acknowledged.
         admin.goto(f"/admin/turnengine/match/{match.pk}/change/")
         admin.click("text=hide…")

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from lobby import services as lobby
 from lobby.errors import LobbyError
@@ -278,3 +278,17 @@ def test_personal_mutes_are_per_player(make_user):
     assert moderation.chat_mute_toggle(user=ana, username=bruno.username, mute=True) == [bruno.username]
     assert moderation.muted_usernames(user=bruno) == []
     assert moderation.chat_mute_toggle(user=ana, username=bruno.username, mute=False) == []
+
+
+def test_a_socket_notice_speaks_the_pages_language_and_fits_a_close_frame(make_user, moderator):
+    from moderation.notices import CLOSE_REASON_BYTES, close_reason, scope_language
+
+    assert scope_language({"cookies": {"django_language": "it"}, "headers": []}) == "it"
+    assert scope_language({"cookies": {}, "headers": [(b"accept-language", b"de-DE, fr-CH;q=0.9, en;q=0.5")]}) == "fr"
+    assert scope_language({"headers": [(b"accept-language", b"xx")]}) == "en"
+    player = make_user()
+    sanction = moderation.moderation_suspend(moderator=moderator, user=player, reason="x", duration=timedelta(days=30))
+    for language in ("en", "fr", "it"):
+        with translation.override(language):
+            reason = close_reason(sanction, ZoneInfo("America/Argentina/ComodRivadavia"))
+        assert 0 < len(reason.encode()) <= CLOSE_REASON_BYTES and reason[:4] in {"Your", "Votr", "Il t"}

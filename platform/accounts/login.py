@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 
+from moderation.forms import SanctionAwareAuthenticationForm
 from tapete import throttle
 
 LOGIN_LIMITS = (throttle.FAILED_LOGINS_PER_ACCOUNT, throttle.FAILED_LOGINS_PER_ADDRESS)
@@ -30,8 +30,8 @@ class ThrottledLoginMixin:
         return super().clean()
 
 
-class LoginForm(ThrottledLoginMixin, AuthenticationForm):
-    pass
+class LoginForm(ThrottledLoginMixin, SanctionAwareAuthenticationForm):
+    """The site's log-in: the limits first, then a locked-out player with the right password reads why."""
 
 
 class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):

@@ -10,6 +10,13 @@ class User(AbstractUser):
         _("bot"), default=False, help_text=_("A computer player: never counted as a human on leaderboards.")
     )
 
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        blank=True,
+        help_text=_("An IANA zone such as Europe/Paris, detected from the browser; empty: the site's zone."),
+    )
+
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
         verbose_name = _("user")

@@ -1,119 +1,173 @@
-"""The moderators' workplace in Django admin: the report queue, sanctions, the audit log, same-network notices,
-and moderation actions on players. Every action calls a service, which writes the audit log."""
+"""The moderators' workplace in Django admin: the report queue (the reported chat lines inline, open reports per
+player, quick actions), sanctions, the audit log, moderator notes, same-network notices, and the confirmation page
+every moderator action goes through (``moderation.admin_actions``; each action is an audited service call)."""
 
-from datetime import timedelta
-
-from django.contrib import admin, messages
+from django.contrib import admin
+from django.db.models import Count, OuterRef, Subquery
+from django.http import HttpResponseRedirect
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
-from moderation import services
-from moderation.forms import ModerationActionForm
-from moderation.models import AuditEntry, NetworkNotice, Report, Sanction
+from moderation.admin_actions import act_view, action_url
+from moderation.models import AuditEntry, ModeratorNote, NetworkNotice, Report, Sanction
 from tapete.admin_base import ReadOnlyModelAdmin
 
 
-def action_reason(request) -> str | None:
-    reason = (request.POST.get("reason") or "").strip()
-    if not reason:
-        return None
-    return reason
+def player_page_url(user) -> str:
+    return reverse("admin:accounts_user_moderation", args=[user.pk])
 
 
-def action_days(request) -> int:
-    raw = request.POST.get("days") or "1"
-    return int(raw) if raw.isdigit() and int(raw) > 0 else 1
+def player_link(user):
+    return format_html('<a href="{}">{}</a>', player_page_url(user), user.username)
 
 
-def sanction_users(modeladmin, request, users, kind: str) -> None:
-    """Apply one sanction to players chosen in admin; refuses without a reason."""
-    reason = action_reason(request)
-    if reason is None:
-        modeladmin.message_user(request, _("Give a reason for the sanction."), messages.ERROR)
-        return
-    days = timedelta(days=action_days(request))
-    for user in users:
-        if kind == Sanction.Kind.WARNING:
-            services.moderation_warn(moderator=request.user, user=user, reason=reason)
-        elif kind == Sanction.Kind.MUTE:
-            services.moderation_mute(moderator=request.user, user=user, reason=reason, duration=days)
-        elif kind == Sanction.Kind.SUSPENSION:
-            services.moderation_suspend(moderator=request.user, user=user, reason=reason, duration=days)
-        else:
-            services.moderation_ban(moderator=request.user, user=user, reason=reason)
-    modeladmin.message_user(
-        request, _("Done: %(count)d player(s).") % {"count": len(users)}, messages.SUCCESS
-    )
+def redirect_to_action(key: str, request, **targets):
+    """A list action leads to the action's confirmation page, back to this list afterwards."""
+    return HttpResponseRedirect(action_url(key, next_url=request.get_full_path(), **targets))
+
+
+def sanction_buttons(*, next_url: str, **targets) -> list[tuple[str, str, str]]:
+    """(label, url, css class) of the quick sanctions, with preset durations."""
+    return [
+        (_("Warn"), action_url("warn", next_url=next_url, **targets), ""),
+        (_("Mute 1 h"), action_url("mute", next_url=next_url, duration="1h", **targets), ""),
+        (_("Mute 24 h"), action_url("mute", next_url=next_url, duration="24h", **targets), ""),
+        (_("Suspend 24 h"), action_url("suspend", next_url=next_url, duration="24h", **targets), "danger"),
+        (_("Suspend 7 days"), action_url("suspend", next_url=next_url, duration="7d", **targets), "danger"),
+        (_("Suspend 30 days"), action_url("suspend", next_url=next_url, duration="30d", **targets), "danger"),
+        (_("Ban"), action_url("ban", next_url=next_url, **targets), "danger"),
+    ]
 
 
 class SanctionActionsMixin:
-    """Admin actions that sanction the players behind the selected rows (``sanction_targets``)."""
+    """List actions that sanction the players behind the selected rows, through the confirmation page."""
 
-    action_form = ModerationActionForm
+    sanction_target_param = "users"
     actions = ["warn", "mute", "suspend", "ban"]
 
-    def sanction_targets(self, queryset):
-        raise NotImplementedError
+    def _sanction(self, request, queryset, key):
+        return redirect_to_action(key, request, **{self.sanction_target_param: list(queryset.values_list("pk", flat=True))})
 
-    @admin.action(description=_("Warn (reason required)"), permissions=["sanction"])
+    @admin.action(description=_("Warn…"), permissions=["sanction"])
     def warn(self, request, queryset):
-        sanction_users(self, request, self.sanction_targets(queryset), Sanction.Kind.WARNING)
+        return self._sanction(request, queryset, "warn")
 
-    @admin.action(description=_("Mute in chat for the given days"), permissions=["sanction"])
+    @admin.action(description=_("Mute in chat…"), permissions=["sanction"])
     def mute(self, request, queryset):
-        sanction_users(self, request, self.sanction_targets(queryset), Sanction.Kind.MUTE)
+        return self._sanction(request, queryset, "mute")
 
-    @admin.action(description=_("Suspend for the given days"), permissions=["sanction"])
+    @admin.action(description=_("Suspend…"), permissions=["sanction"])
     def suspend(self, request, queryset):
-        sanction_users(self, request, self.sanction_targets(queryset), Sanction.Kind.SUSPENSION)
+        return self._sanction(request, queryset, "suspend")
 
-    @admin.action(description=_("Ban"), permissions=["sanction"])
+    @admin.action(description=_("Ban…"), permissions=["sanction"])
     def ban(self, request, queryset):
-        sanction_users(self, request, self.sanction_targets(queryset), Sanction.Kind.BAN)
+        return self._sanction(request, queryset, "ban")
 
     def has_sanction_permission(self, request):
         return request.user.has_perm("moderation.add_sanction")
 
 
+def chat_lines_html(report):
+    lines = report.chat_messages.all()
+    return format_html_join(
+        "", '<div class="{}"><strong>{}:</strong> {}</div>',
+        (("chat-hidden" if line.hidden else "", line.user.username, line.text) for line in lines),
+    ) or "—"
+
+
 @admin.register(Report)
 class ReportAdmin(SanctionActionsMixin, admin.ModelAdmin):
-    list_display = ("created_at", "reported", "reason", "reporter", "match", "move", "status", "handled_by")
+    list_display = (
+        "created_at", "reported_player", "open_about_player", "quick_actions", "reason", "reported_chat",
+        "match_link", "status",
+    )
     list_filter = ("status", "reason", "created_at")
     search_fields = ("reported__username", "reporter__username", "comment", "match__id")
     readonly_fields = (
-        "reporter",
-        "reported",
-        "reason",
-        "comment",
-        "match",
-        "move",
-        "chat_lines",
-        "created_at",
-        "status",
-        "handled_by",
-        "handled_at",
+        "reporter", "reported_player", "reason", "comment", "match_link", "move", "reported_chat", "created_at",
+        "status", "handled_by", "handled_at", "linked_sanctions",
     )
-    exclude = ("chat_messages",)
+    exclude = ("chat_messages", "reported", "match")
     actions = [*SanctionActionsMixin.actions, "resolve", "dismiss"]
+    sanction_target_param = "reports"
+    change_form_template = "admin/moderation/buttons_change_form.html"
 
-    def sanction_targets(self, queryset):
-        return list({report.reported for report in queryset.select_related("reported")})
+    def get_queryset(self, request):
+        open_about = (
+            Report.objects.filter(reported=OuterRef("reported"), status=Report.Status.OPEN)
+            .values("reported").annotate(count=Count("pk")).values("count")
+        )
+        return (
+            super().get_queryset(request)
+            .select_related("reported", "reporter", "match", "handled_by")
+            .prefetch_related("chat_messages__user")
+            .annotate(open_reports=Subquery(open_about))
+        )
 
-    @admin.display(description=_("chat lines"))
-    def chat_lines(self, report):
-        return " / ".join(f"{line.user}: {line.text}" for line in report.chat_messages.select_related("user"))
+    @admin.display(description=_("reported player"), ordering="reported__username")
+    def reported_player(self, report):
+        return player_link(report.reported)
 
-    @admin.action(description=_("Mark resolved"), permissions=["change"])
+    @admin.display(description=_("open reports"), ordering="open_reports")
+    def open_about_player(self, report):
+        return report.open_reports or 0
+
+    @admin.display(description=_("reported chat lines"))
+    def reported_chat(self, report):
+        return chat_lines_html(report)
+
+    @admin.display(description=_("match"))
+    def match_link(self, report):
+        if report.match is None:
+            return "—"
+        return format_html('<a href="{}">{}</a>', reverse("admin:turnengine_match_change", args=[report.match.pk]),
+                           report.match)
+
+    @admin.display(description=_("sanctions taken"))
+    def linked_sanctions(self, report):
+        return ", ".join(str(sanction) for sanction in report.sanctions.all()) or "—"
+
+    @admin.display(description=_("quick actions"))
+    def quick_actions(self, report):
+        if report.status != Report.Status.OPEN:
+            return "—"
+        links = [
+            (_("Warn"), action_url("warn", reports=[report.pk])),
+            (_("Mute 24 h"), action_url("mute", reports=[report.pk], duration="24h")),
+            (_("Suspend 7 days"), action_url("suspend", reports=[report.pk], duration="7d")),
+            (_("Dismiss"), action_url("dismiss", ids=[report.pk])),
+        ]
+        return format_html('<span class="quick-actions">{}</span>',
+                           format_html_join("", '<a href="{}">{}</a>', ((url, label) for label, url in links)))
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        report = self.get_object(request, object_id)
+        extra = {}
+        if report is not None:
+            here = request.get_full_path()
+            extra = {
+                "report": report,
+                "player_url": player_page_url(report.reported),
+                "buttons": [
+                    *(sanction_buttons(next_url=here, reports=[report.pk])
+                      if report.status == Report.Status.OPEN and request.user.has_perm("moderation.add_sanction")
+                      else []),
+                    *([(_("Resolve without a sanction"), action_url("resolve", next_url=here, ids=[report.pk]), "quiet"),
+                       (_("Dismiss"), action_url("dismiss", next_url=here, ids=[report.pk]), "quiet")]
+                      if report.status == Report.Status.OPEN else []),
+                ],
+            }
+        return super().change_view(request, object_id, form_url, {**extra, **(extra_context or {})})
+
+    @admin.action(description=_("Resolve without a sanction…"), permissions=["change"])
     def resolve(self, request, queryset):
-        self._close(request, queryset, Report.Status.RESOLVED)
+        return redirect_to_action("resolve", request, ids=list(queryset.values_list("pk", flat=True)))
 
-    @admin.action(description=_("Dismiss"), permissions=["change"])
+    @admin.action(description=_("Dismiss…"), permissions=["change"])
     def dismiss(self, request, queryset):
-        self._close(request, queryset, Report.Status.DISMISSED)
-
-    def _close(self, request, queryset, status):
-        reason = action_reason(request) or str(_("Handled from the report queue."))
-        for report in queryset:
-            services.report_close(moderator=request.user, report=report, status=status, reason=reason)
+        return redirect_to_action("dismiss", request, ids=list(queryset.values_list("pk", flat=True)))
 
     def has_add_permission(self, request):
         return False
@@ -124,18 +178,33 @@ class ReportAdmin(SanctionActionsMixin, admin.ModelAdmin):
 
 @admin.register(Sanction)
 class SanctionAdmin(admin.ModelAdmin):
-    list_display = ("user", "kind", "starts_at", "ends_at", "by", "lifted_at")
+    list_display = ("user_link", "kind", "starts_at", "ends_at", "by", "lifted_at", "acknowledged_at", "report")
     list_filter = ("kind", ("lifted_at", admin.EmptyFieldListFilter))
     search_fields = ("user__username", "reason")
-    readonly_fields = ("user", "kind", "reason", "starts_at", "ends_at", "by", "lifted_at")
-    action_form = ModerationActionForm
+    readonly_fields = (
+        "user", "kind", "reason", "public_reason", "starts_at", "ends_at", "by", "lifted_at", "acknowledged_at",
+        "report",
+    )
     actions = ["lift"]
+    change_form_template = "admin/moderation/buttons_change_form.html"
 
-    @admin.action(description=_("Lift the sanction"), permissions=["change"])
+    @admin.display(description=_("player"), ordering="user__username")
+    def user_link(self, sanction):
+        return player_link(sanction.user)
+
+    @admin.action(description=_("Lift the sanction…"), permissions=["change"])
     def lift(self, request, queryset):
-        reason = action_reason(request) or str(_("Lifted by a moderator."))
-        for sanction in queryset.filter(lifted_at__isnull=True):
-            services.moderation_lift(moderator=request.user, sanction=sanction, reason=reason)
+        return redirect_to_action("lift", request, ids=list(queryset.values_list("pk", flat=True)))
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        sanction = self.get_object(request, object_id)
+        buttons = []
+        if sanction is not None:
+            here = request.get_full_path()
+            buttons = [(_("Player's moderation page"), player_page_url(sanction.user), "quiet")]
+            if sanction.lifted_at is None and request.user.has_perm("moderation.change_sanction"):
+                buttons.append((_("Lift…"), action_url("lift", next_url=here, ids=[sanction.pk]), ""))
+        return super().change_view(request, object_id, form_url, {"buttons": buttons, **(extra_context or {})})
 
     def has_add_permission(self, request):
         return False
@@ -150,6 +219,20 @@ class AuditEntryAdmin(ReadOnlyModelAdmin):
     list_filter = ("action", "created_at")
     search_fields = ("moderator__username", "target_user__username", "reason")
     readonly_fields = ("created_at", "moderator", "action", "target_user", "match", "detail", "reason")
+
+    def get_urls(self):
+        """The confirmation page of every moderator action (``moderation.admin_actions``)."""
+        view = self.admin_site.admin_view(lambda request, key: act_view(request, key, admin_site=self.admin_site))
+        return [path("act/<slug:key>/", view, name="moderation_act"), *super().get_urls()]
+
+
+@admin.register(ModeratorNote)
+class ModeratorNoteAdmin(ReadOnlyModelAdmin):
+    """Notes are written from the player's moderation page (audited), never edited."""
+
+    list_display = ("created_at", "user", "by", "text")
+    search_fields = ("user__username", "text")
+    readonly_fields = ("created_at", "user", "by", "text")
 
 
 @admin.register(NetworkNotice)

@@ -1,5 +1,7 @@
-"""Log-in refuses suspended and banned players until their sanction ends."""
+"""Log-in refuses suspended and banned players until their sanction ends; a session already open keeps its user,
+so that ``SanctionMiddleware`` can tell them on every page what happened instead of silently logging them out."""
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 
 from moderation.services import is_locked_out
@@ -8,3 +10,7 @@ from moderation.services import is_locked_out
 class SanctionAwareBackend(ModelBackend):
     def user_can_authenticate(self, user) -> bool:
         return super().user_can_authenticate(user) and not is_locked_out(user)
+
+    def get_user(self, user_id):
+        user = get_user_model()._default_manager.filter(pk=user_id).first()
+        return user if user is not None and super().user_can_authenticate(user) else None

@@ -1,10 +1,13 @@
-"""The report form players fill in, and the reason/duration fields of moderator actions in admin."""
+"""The report form players fill in, and the log-in form that tells a locked-out player why."""
 
 from django import forms
-from django.contrib.admin.helpers import ActionForm
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
 
 from moderation.models import Report
+from moderation.notices import sanction_message, user_zone
+from moderation.services import LOCKOUT_KINDS, active_sanction
 
 
 class ReportForm(forms.Form):
@@ -21,8 +24,23 @@ class ReportForm(forms.Form):
     chat = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
 
-class ModerationActionForm(ActionForm):
-    """Extra fields on the admin action bar: every sanction has a reason, and mutes and suspensions a length."""
+class SanctionAwareAuthenticationForm(AuthenticationForm):
+    """Log-in: a suspended or banned player with the right password reads why and until when, not "wrong
+    password" (the backend refuses them; only the right password reveals the sanction)."""
 
-    reason = forms.CharField(label=_("Reason"), required=False, max_length=500)
-    days = forms.IntegerField(label=_("Days"), required=False, min_value=1, max_value=3650, initial=1)
+    def clean(self):
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            sanction = self._lockout_behind_right_password()
+            if sanction is None:
+                raise
+            message = sanction_message(sanction, user_zone(sanction.user))
+            raise forms.ValidationError(message, code="sanctioned") from None
+
+    def _lockout_behind_right_password(self):
+        username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
+        user = get_user_model()._default_manager.filter(username=username).first() if username else None
+        if user is None or not password or not user.is_active or not user.check_password(password):
+            return None
+        return active_sanction(user=user, kinds=LOCKOUT_KINDS)

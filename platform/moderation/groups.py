@@ -22,6 +22,7 @@ PERMISSIONS = [
     ("moderation", "change_sanction"),
     ("moderation", "view_auditentry"),
     ("moderation", "view_networknotice"),
+    ("moderation", "view_moderatornote"),
 ]
 
 

@@ -70,7 +70,21 @@ class Sanction(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sanctions", verbose_name=_("player")
     )
     kind = models.CharField(_("kind"), max_length=16, choices=Kind)
-    reason = models.TextField(_("reason"))
+    reason = models.TextField(_("reason"), help_text=_("The moderators' reason, kept in the audit log."))
+    public_reason = models.TextField(
+        _("reason shown to the player"), blank=True, help_text=_("Empty: the player is told no reason.")
+    )
+    report = models.ForeignKey(
+        Report,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="sanctions",
+        verbose_name=_("report"),
+    )
+    acknowledged_at = models.DateTimeField(
+        _("acknowledged"), null=True, blank=True, help_text=_("When the player confirmed reading a warning.")
+    )
     starts_at = models.DateTimeField(_("from"), default=timezone.now)
     ends_at = models.DateTimeField(_("until"), null=True, blank=True, help_text=_("Empty: no end (bans)."))
     by = models.ForeignKey(
@@ -132,6 +146,30 @@ class AuditEntry(models.Model):
 
     def delete(self, *args, **kwargs):
         raise PermissionError("the audit log is append-only")
+
+
+class ModeratorNote(models.Model):
+    """A note about a player, for moderators only (never shown to the player); adding one is audited."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="moderator_notes",
+        verbose_name=_("player"),
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("by")
+    )
+    text = models.TextField(_("note"), max_length=2000)
+    created_at = models.DateTimeField(_("written"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("moderator note")
+        verbose_name_plural = _("moderator notes")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.text[:40]}"
 
 
 class ChatMute(models.Model):

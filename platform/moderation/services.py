@@ -1,114 +1,286 @@
-"""Moderation services: every moderator action is one of these calls, and each one writes the audit log.
+"""Moderation services: every moderator action is one of these calls, and each one writes exactly one audit entry
+(who, what, whom, why, when), or refuses.
 
-Sanctions take effect at once: a mute refuses chat from the next line on; a suspension or a ban closes the player's
-open websockets (through the ``user.<id>`` channel group every socket joins), refuses log-in and joining tables
-until it ends; a ban also makes the player abandon their ranked games in progress.
+Every action needs a reason (:class:`ReasonRequired` otherwise) and is refused with a readable message
+(:class:`Refused`) when it would change nothing: reversing a match twice or an unrated one, hiding a hidden line,
+lifting a lifted sanction, banning a banned player, closing a handled report. The ``*_refusal`` functions say so
+beforehand, for the moderators' confirmation pages (``moderation.admin_actions``); the actions check again under
+their transaction.
+
+Sanctions take effect at once and the player is told (``moderation.notices`` writes the sentences):
+
+* a warning shows on the player's next page, and live on their open tables, until they acknowledge it;
+* a mute refuses chat from the next line on, and the chat box says until when;
+* a suspension or a ban sends the player's open tables the reason and closes their sockets (code 4403 with a
+  reason), shows the same message on every page and at log-in, refuses tables, and makes them leave their running
+  games: a ranked seat is abandoned (the table goes on and is rated), a friendly seat is played by the bot.
+
+A sanction taken from a report links it and resolves it, and on request the other open reports about the same
+player at the same match.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from moderation.models import AuditEntry, ChatMute, NetworkNotice, Report, Sanction
+from moderation.models import AuditEntry, ChatMute, ModeratorNote, NetworkNotice, Report, Sanction
+from ratings.models import RatingChange
 from ratings.services import rating_reverse_match
 from turnengine.models import ChatMessage, Match, Seat
 
-DISCONNECT_MESSAGE = "session.revoke"
+DISCONNECT_MESSAGE = "session.revoke"  # a suspension or a ban: the consumer tells the player, then closes
+NOTICE_MESSAGE = "moderation.notice"  # a warning or a mute: the consumer tells the player
+LOCKOUT_KINDS = (Sanction.Kind.SUSPENSION, Sanction.Kind.BAN)
+
+
+class ReasonRequired(ValueError):
+    """A moderator action without a reason."""
+
+
+class Refused(ValueError):
+    """The action would change nothing, or cannot be done; the message says why, for the moderator."""
 
 
 def user_group(user_id: int) -> str:
     return f"user.{user_id}"
 
 
+# --- what is in force ------------------------------------------------------------------------------------------
+
+
 def active_sanction(*, user, kinds: tuple[str, ...]) -> Sanction | None:
-    """The sanction of one of ``kinds`` in force now for ``user``, if any (the one ending last)."""
+    """The sanction of one of ``kinds`` in force now for ``user``, if any (a ban first, then the one ending last)."""
     if user is None or not user.is_authenticated:
         return None
     now = timezone.now()
-    return (
+    active = (
         Sanction.objects.filter(user=user, kind__in=kinds, lifted_at__isnull=True, starts_at__lte=now)
         .exclude(ends_at__lte=now)
-        .order_by("-ends_at")
-        .first()
+        .order_by("-starts_at")
     )
+    return max(active, key=lambda s: (s.ends_at is None, s.ends_at or now), default=None)
 
 
 def is_locked_out(user) -> bool:
     """Suspended or banned: no log-in, no websocket, no table."""
-    return active_sanction(user=user, kinds=(Sanction.Kind.SUSPENSION, Sanction.Kind.BAN)) is not None
+    return active_sanction(user=user, kinds=LOCKOUT_KINDS) is not None
 
 
-def _audit(*, moderator, action: str, reason: str, target_user=None, match=None, **detail) -> AuditEntry:
-    if not reason or not reason.strip():
-        raise ValueError("every moderation action needs a reason")
-    return AuditEntry.objects.create(
-        moderator=moderator, action=action, reason=reason, target_user=target_user, match=match, detail=detail
+@dataclass
+class Restrictions:
+    """What a player's pages must tell them: a lockout, a mute, warnings not yet acknowledged."""
+
+    lockout: Sanction | None = None
+    mute: Sanction | None = None
+    warnings: tuple[Sanction, ...] = ()
+
+
+def player_restrictions(*, user) -> Restrictions:
+    """All of it in one query (the site's middleware asks on every page of a logged-in player)."""
+    if user is None or not user.is_authenticated:
+        return Restrictions()
+    now = timezone.now()
+    rows = list(Sanction.objects.filter(user=user, lifted_at__isnull=True, starts_at__lte=now).exclude(
+        kind=Sanction.Kind.WARNING, acknowledged_at__isnull=False
+    ).exclude(ends_at__lte=now, kind__in=[*LOCKOUT_KINDS, Sanction.Kind.MUTE]))
+
+    def last_ending(kinds):
+        found = [s for s in rows if s.kind in kinds]
+        return max(found, key=lambda s: (s.ends_at is None, s.ends_at or now), default=None)
+
+    return Restrictions(
+        lockout=last_ending(LOCKOUT_KINDS),
+        mute=last_ending((Sanction.Kind.MUTE,)),
+        warnings=tuple(sorted((s for s in rows if s.kind == Sanction.Kind.WARNING), key=lambda s: s.starts_at)),
     )
 
 
-def _sanction(*, moderator, user, kind: str, reason: str, duration: timedelta | None) -> Sanction:
+# --- the audit log ---------------------------------------------------------------------------------------------
+
+
+def require_reason(reason: str | None) -> str:
+    if not reason or not reason.strip():
+        raise ReasonRequired(_("Give a reason: every moderation action needs one."))
+    return reason.strip()
+
+
+def _audit(*, moderator, action: str, reason: str, target_user=None, match=None, **detail) -> AuditEntry:
+    return AuditEntry.objects.create(
+        moderator=moderator,
+        action=action,
+        reason=require_reason(reason),
+        target_user=target_user,
+        match=match,
+        detail=detail,
+    )
+
+
+def _refuse_if(refusal: str | None) -> None:
+    if refusal is not None:
+        raise Refused(refusal)
+
+
+# --- sanctions -------------------------------------------------------------------------------------------------
+
+
+def sanction_refusal(*, user, kind: str, duration: timedelta | None = None) -> str | None:
+    """Why sanctioning ``user`` so would change nothing (or may not be done), or None."""
+    if user.is_bot:
+        return _("%(name)s is a computer player.") % {"name": user.username}
+    if kind == Sanction.Kind.WARNING:
+        return None
+    if kind in (Sanction.Kind.MUTE, Sanction.Kind.SUSPENSION) and (duration is None or duration <= timedelta(0)):
+        return _("Choose how long it lasts.")
+    ban = active_sanction(user=user, kinds=(Sanction.Kind.BAN,))
+    if ban is not None:
+        return _("%(name)s is already banned.") % {"name": user.username}
+    if kind == Sanction.Kind.BAN:
+        return None
+    current = active_sanction(user=user, kinds=(kind,))
+    if current is not None and current.ends_at is not None and current.ends_at >= timezone.now() + duration:
+        from moderation.notices import format_moment
+
+        return _("%(name)s is already %(kind)s until %(until)s.") % {
+            "name": user.username,
+            "kind": current.get_kind_display().lower(),
+            "until": format_moment(current.ends_at),
+        }
+    return None
+
+
+def related_open_reports(*, report: Report) -> list[Report]:
+    """Other open reports about the same player at the same match (resolved with a sanction, on confirmation)."""
+    if report.match_id is None:
+        return []
+    return list(
+        Report.objects.filter(reported=report.reported, match=report.match, status=Report.Status.OPEN).exclude(
+            pk=report.pk
+        )
+    )
+
+
+def moderation_sanction(
+    *,
+    moderator,
+    user,
+    kind: str,
+    reason: str,
+    public_reason: str = "",
+    duration: timedelta | None = None,
+    report: Report | None = None,
+    resolve_related: bool = False,
+    also_resolve: list[Report] | tuple[Report, ...] = (),
+) -> Sanction:
+    """Warn, mute, suspend or ban ``user``; from a report, link and resolve it (and ``also_resolve``, and with
+    ``resolve_related`` the other open reports about them at that match). One audit entry names the reports it
+    resolved."""
+    reason = require_reason(reason)
     now = timezone.now()
     with transaction.atomic():
+        _refuse_if(sanction_refusal(user=user, kind=kind, duration=duration))
+        if kind == Sanction.Kind.WARNING:
+            ends_at = now
+        else:
+            ends_at = None if kind == Sanction.Kind.BAN else now + duration
         sanction = Sanction.objects.create(
             user=user,
             kind=kind,
             reason=reason,
+            public_reason=public_reason.strip(),
             by=moderator,
             starts_at=now,
-            ends_at=None if duration is None else now + duration,
+            ends_at=ends_at,
+            report=report,
         )
+        resolved = []
+        if report is not None:
+            closing = [report, *also_resolve, *(related_open_reports(report=report) if resolve_related else [])]
+            for item in {item.pk: item for item in closing}.values():
+                item.refresh_from_db(fields=["status"])
+                if item.status == Report.Status.OPEN and item.reported_id == user.pk:
+                    _close_report(item, moderator, Report.Status.RESOLVED, now)
+                    resolved.append(item.pk)
         _audit(
             moderator=moderator,
             action=kind,
             reason=reason,
             target_user=user,
-            until=None if sanction.ends_at is None else sanction.ends_at.isoformat(),
+            match=report.match if report is not None else None,
+            sanction=sanction.pk,
+            until=None if kind == Sanction.Kind.BAN else ends_at.isoformat(),
+            public_reason=sanction.public_reason,
+            reports_resolved=resolved,
         )
+    if kind in LOCKOUT_KINDS:
+        release_seats(user=user)
+        _send_to_user(user.pk, {"type": DISCONNECT_MESSAGE, "sanction": sanction.pk})
+    else:
+        _send_to_user(user.pk, {"type": NOTICE_MESSAGE, "sanction": sanction.pk})
     return sanction
 
 
-def moderation_warn(*, moderator, user, reason: str) -> Sanction:
-    return _sanction(
-        moderator=moderator, user=user, kind=Sanction.Kind.WARNING, reason=reason, duration=timedelta(0)
+def moderation_warn(*, moderator, user, reason: str, **options) -> Sanction:
+    return moderation_sanction(moderator=moderator, user=user, kind=Sanction.Kind.WARNING, reason=reason, **options)
+
+
+def moderation_mute(*, moderator, user, reason: str, duration: timedelta, **options) -> Sanction:
+    return moderation_sanction(
+        moderator=moderator, user=user, kind=Sanction.Kind.MUTE, reason=reason, duration=duration, **options
     )
 
 
-def moderation_mute(*, moderator, user, reason: str, duration: timedelta) -> Sanction:
-    return _sanction(
-        moderator=moderator, user=user, kind=Sanction.Kind.MUTE, reason=reason, duration=duration
+def moderation_suspend(*, moderator, user, reason: str, duration: timedelta, **options) -> Sanction:
+    return moderation_sanction(
+        moderator=moderator, user=user, kind=Sanction.Kind.SUSPENSION, reason=reason, duration=duration, **options
     )
 
 
-def moderation_suspend(*, moderator, user, reason: str, duration: timedelta) -> Sanction:
-    sanction = _sanction(
-        moderator=moderator, user=user, kind=Sanction.Kind.SUSPENSION, reason=reason, duration=duration
-    )
-    disconnect_user(user_id=user.pk)
-    return sanction
+def moderation_ban(*, moderator, user, reason: str, **options) -> Sanction:
+    return moderation_sanction(moderator=moderator, user=user, kind=Sanction.Kind.BAN, reason=reason, **options)
 
 
-def moderation_ban(*, moderator, user, reason: str) -> Sanction:
-    """A ban without end; the player's ranked games in progress count as abandoned."""
+def running_matches(*, user) -> list[Match]:
+    """The running matches where ``user`` sits (what a suspension or a ban makes them leave)."""
+    return list(Match.objects.filter(status=Match.Status.ACTIVE, seats__user=user).order_by("pk"))
+
+
+def release_seats(*, user) -> None:
+    """A suspended or banned player leaves their running games: ranked seats are abandoned (the others play on and
+    the result is rated), friendly seats are played by the bot (``timers.seat_leave`` does both)."""
     from turnengine.broadcast import broadcast_sync
+    from turnengine.errors import EngineError
     from turnengine.timers import seat_leave
 
-    sanction = _sanction(moderator=moderator, user=user, kind=Sanction.Kind.BAN, reason=reason, duration=None)
-    running = Match.objects.filter(status=Match.Status.ACTIVE, ranked=True, seats__user=user).values_list(
-        "pk", flat=True
-    )
-    for match_id in running:
-        broadcast_sync(seat_leave(match_id=match_id, user=user))
-    disconnect_user(user_id=user.pk)
-    return sanction
+    for match in running_matches(user=user):
+        try:
+            update = seat_leave(match_id=match.pk, user=user)
+        except EngineError:  # it ended meanwhile
+            continue
+        broadcast_sync(update)
+
+
+def lift_refusal(*, sanction: Sanction) -> str | None:
+    if sanction.lifted_at is not None:
+        return _("This sanction was already lifted.")
+    if sanction.kind == Sanction.Kind.WARNING:
+        return _("A warning has nothing to lift.")
+    if sanction.ends_at is not None and sanction.ends_at <= timezone.now():
+        return _("This sanction is already over.")
+    return None
 
 
 def moderation_lift(*, moderator, sanction: Sanction, reason: str) -> None:
+    reason = require_reason(reason)
     with transaction.atomic():
+        sanction = Sanction.objects.select_for_update().get(pk=sanction.pk)
+        _refuse_if(lift_refusal(sanction=sanction))
         sanction.lifted_at = timezone.now()
         sanction.save(update_fields=["lifted_at"])
         _audit(
@@ -121,8 +293,30 @@ def moderation_lift(*, moderator, sanction: Sanction, reason: str) -> None:
         )
 
 
+def sanction_acknowledge(*, user, sanction_id: int) -> bool:
+    """The player confirms reading a warning: it stops showing. Returns whether one was acknowledged."""
+    return bool(
+        Sanction.objects.filter(
+            pk=sanction_id, user=user, kind=Sanction.Kind.WARNING, acknowledged_at__isnull=True
+        ).update(acknowledged_at=timezone.now())
+    )
+
+
+# --- chat, matches, ratings ------------------------------------------------------------------------------------
+
+
+def hide_refusal(*, message: ChatMessage) -> str | None:
+    return _("This chat line is already hidden.") if message.hidden else None
+
+
 def moderation_hide_message(*, moderator, message: ChatMessage, reason: str) -> None:
+    """Hide a chat line: it leaves every snapshot, and every open page of the table removes it at once."""
+    from turnengine.services import Update, encode_frame
+
+    reason = require_reason(reason)
     with transaction.atomic():
+        message = ChatMessage.objects.select_for_update().select_related("match").get(pk=message.pk)
+        _refuse_if(hide_refusal(message=message))
         message.hidden = True
         message.save(update_fields=["hidden"])
         _audit(
@@ -134,40 +328,88 @@ def moderation_hide_message(*, moderator, message: ChatMessage, reason: str) -> 
             message=message.pk,
             text=message.text,
         )
+    match = message.match
+    frame = encode_frame("chat_hidden", match.version, {"id": message.pk})
+    _broadcast_after_commit(Update({match.group_name("all"): frame}))
+
+
+def abort_refusal(*, match: Match) -> str | None:
+    if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
+        return _("Match #%(id)s is already over.") % {"id": match.pk}
+    return None
 
 
 def moderation_abort_match(*, moderator, match: Match, reason: str) -> None:
-    """Stop a match without a result (and so without any rating change); the seed is published."""
-    from turnengine.broadcast import broadcast_sync
-    from turnengine.services import build_update
+    """Stop a match without a result (and so without any rating change): its clocks stop, the seed is published
+    and every open page says that a moderator aborted it (``timers.match_abort``)."""
+    from turnengine.timers import match_abort
 
+    reason = require_reason(reason)
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match.pk)
-        if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
-            raise ValueError("this match is already over")
-        match.status = Match.Status.ABORTED
-        match.deadline_at = None
-        match.version += 1
-        match.finished_at = timezone.now()
-        match.save(update_fields=["status", "deadline_at", "version", "finished_at"])
-        _audit(moderator=moderator, action="abort_match", reason=reason, match=match)
-    if match.state is not None:
-        broadcast_sync(build_update(match, []))
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        _refuse_if(abort_refusal(match=locked))
+        update = match_abort(match_id=match.pk)
+        _audit(moderator=moderator, action="abort_match", reason=reason, match=locked, status_before=locked.status)
+    _broadcast_after_commit(update)
+
+
+def reversible_changes(*, match: Match) -> list[RatingChange]:
+    """The rating changes of ``match`` that a reversal would undo."""
+    return list(
+        RatingChange.objects.filter(match=match, reversed_at__isnull=True).select_related("user").order_by("user_id")
+    )
+
+
+def reverse_refusal(*, match: Match) -> str | None:
+    if not match.ranked:
+        return _("Match #%(id)s is friendly: it changed no rating.") % {"id": match.pk}
+    if RatingChange.objects.filter(match=match).exists() and not reversible_changes(match=match):
+        return _("The ratings of match #%(id)s were already reversed.") % {"id": match.pk}
+    if not reversible_changes(match=match):
+        return _("Match #%(id)s has changed no rating (yet).") % {"id": match.pk}
+    return None
 
 
 def moderation_reverse_ratings(*, moderator, match: Match, reason: str) -> int:
+    """Undo every rating change of a ranked match (cheating, collusion); once."""
+    reason = require_reason(reason)
     with transaction.atomic():
+        _refuse_if(reverse_refusal(match=match))
+        changes = [
+            {"user": change.user.username, "delta": round(change.delta, 1)}
+            for change in reversible_changes(match=match)
+        ]
         count = rating_reverse_match(match=match, by=moderator, reason=reason)
-        _audit(moderator=moderator, action="reverse_ratings", reason=reason, match=match, changes=count)
+        _audit(moderator=moderator, action="reverse_ratings", reason=reason, match=match, changes=changes)
     return count
 
 
+# --- reports and notes -----------------------------------------------------------------------------------------
+
+
+def report_refusal(*, report: Report) -> str | None:
+    if report.status != Report.Status.OPEN:
+        return _("Report #%(id)s was already handled (%(status)s).") % {
+            "id": report.pk,
+            "status": report.get_status_display().lower(),
+        }
+    return None
+
+
+def _close_report(report: Report, moderator, status: str, now) -> None:
+    report.status = status
+    report.handled_by = moderator
+    report.handled_at = now
+    report.save(update_fields=["status", "handled_by", "handled_at"])
+
+
 def report_close(*, moderator, report: Report, status: str, reason: str) -> None:
+    """Resolve or dismiss a report without a sanction."""
+    reason = require_reason(reason)
     with transaction.atomic():
-        report.status = status
-        report.handled_by = moderator
-        report.handled_at = timezone.now()
-        report.save(update_fields=["status", "handled_by", "handled_at"])
+        report = Report.objects.select_for_update().get(pk=report.pk)
+        _refuse_if(report_refusal(report=report))
+        _close_report(report, moderator, status, timezone.now())
         _audit(
             moderator=moderator,
             action=f"report_{status}",
@@ -176,6 +418,15 @@ def report_close(*, moderator, report: Report, status: str, reason: str) -> None
             match=report.match,
             report=report.pk,
         )
+
+
+def moderation_add_note(*, moderator, user, text: str) -> ModeratorNote:
+    """A staff-only note about a player; the note is its own reason in the audit log."""
+    text = require_reason(text)
+    with transaction.atomic():
+        note = ModeratorNote.objects.create(user=user, by=moderator, text=text)
+        _audit(moderator=moderator, action="note", reason=text, target_user=user, note=note.pk)
+    return note
 
 
 def report_create(
@@ -199,13 +450,30 @@ def report_create(
     return report
 
 
-def disconnect_user(*, user_id: int) -> None:
-    """After the commit, close every open websocket of this user."""
+# --- telling open sockets ---------------------------------------------------------------------------------------
+
+
+def _send_to_user(user_id: int, message: dict) -> None:
+    """After the commit, send ``message`` to every open websocket of this user (``user.<id>`` group)."""
 
     def send():
-        async_to_sync(get_channel_layer().group_send)(user_group(user_id), {"type": DISCONNECT_MESSAGE})
+        async_to_sync(get_channel_layer().group_send)(user_group(user_id), message)
 
     transaction.on_commit(send)
+
+
+def disconnect_user(*, user_id: int) -> None:
+    """After the commit, tell every open websocket of this user their lockout and close it."""
+    _send_to_user(user_id, {"type": DISCONNECT_MESSAGE})
+
+
+def _broadcast_after_commit(update) -> None:
+    from turnengine.broadcast import broadcast_sync
+
+    transaction.on_commit(lambda: broadcast_sync(update))
+
+
+# --- personal mutes, same-network notices ------------------------------------------------------------------------
 
 
 def chat_mute_toggle(*, user, username: str, mute: bool) -> list[str]:
@@ -235,8 +503,14 @@ def network_notices_for(*, match: Match) -> list[NetworkNotice]:
     notices = []
     for ip, names in by_ip.items():
         if len(names) > 1:
-            notice, _ = NetworkNotice.objects.update_or_create(
+            notice, _created = NetworkNotice.objects.update_or_create(
                 match=match, ip_address=ip, defaults={"usernames": sorted(names)}
             )
             notices.append(notice)
     return notices
+
+
+def network_notices_about(*, user) -> list[NetworkNotice]:
+    """The same-network notices naming ``user``."""
+    notices = NetworkNotice.objects.filter(match__seats__user=user).select_related("match").order_by("-created_at")
+    return [notice for notice in notices.distinct() if user.username in notice.usernames]

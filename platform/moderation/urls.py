@@ -4,4 +4,7 @@ from moderation import views
 
 app_name = "moderation"
 
-urlpatterns = [path("report/<str:username>/", views.report, name="report")]
+urlpatterns = [
+    path("report/<str:username>/", views.report, name="report"),
+    path("warnings/<int:sanction_id>/acknowledge/", views.acknowledge, name="acknowledge"),
+]

@@ -1,15 +1,16 @@
-"""Players report other players from the table, a chat line or a profile."""
+"""Players report other players from the table, a chat line or a profile, and acknowledge a moderator's warning."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.models import User
 from moderation.forms import ReportForm
-from moderation.services import report_create
+from moderation.services import report_create, sanction_acknowledge
 from turnengine.models import Match
 
 
@@ -35,3 +36,16 @@ def report(request, username: str):
         messages.success(request, _("Thank you: a moderator will look at your report."))
         return redirect("lobby:table", match_id=match.pk) if match else redirect("profile", username=username)
     return render(request, "moderation/report.html", {"form": form, "reported": reported})
+
+
+@login_required
+@require_http_methods(["POST"])
+def acknowledge(request, sanction_id: int):
+    """The player has read a warning: it stops showing. A table page posts here with ``fetch`` (204)."""
+    sanction_acknowledge(user=request.user, sanction_id=sanction_id)
+    if request.headers.get("X-Requested-With") == "fetch":
+        return HttpResponse(status=204)
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        target = "/"
+    return redirect(target)

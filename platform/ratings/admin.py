@@ -1,10 +1,11 @@
-"""Ratings in Django admin: every change visible, ratings read-only, and an audited reversal of a match."""
+"""Ratings in Django admin: every change visible, ratings read-only, and the reversal of a match's ratings through
+the moderators' audited confirmation page (``moderation.admin_actions``)."""
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from moderation.admin import redirect_to_action
 from ratings.models import Rating, RatingChange, RatingReversal
-from ratings.services import rating_reverse_match
 from tapete.admin_base import ReadOnlyModelAdmin
 
 
@@ -23,16 +24,11 @@ class RatingChangeAdmin(ReadOnlyModelAdmin):
     actions = ["reverse_matches"]
 
     @admin.action(
-        description=_("Reverse the ratings of the selected changes' matches"), permissions=["reverse"]
+        description=_("Reverse the ratings of the selected changes' matches…"), permissions=["reverse"]
     )
     def reverse_matches(self, request, queryset):
-        reason = request.POST.get("reason") or _("Reversed by a moderator from the rating changes list.")
-        reversed_total = 0
-        for match in {change.match for change in queryset.select_related("match")}:
-            reversed_total += rating_reverse_match(match=match, by=request.user, reason=str(reason))
-        self.message_user(
-            request, _("%(count)d rating changes reversed.") % {"count": reversed_total}, messages.SUCCESS
-        )
+        match_ids = sorted(set(queryset.values_list("match_id", flat=True)))
+        return redirect_to_action("reverse", request, ids=match_ids)
 
     def has_reverse_permission(self, request):
         return request.user.has_perm("ratings.add_ratingreversal")

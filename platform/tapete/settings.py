@@ -87,8 +87,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "moderation.middleware.SanctionMiddleware",
+    "accounts.timezones.TimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "moderation.middleware.SanctionMiddleware",  # after the user, their zone and messages (its docstring)
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -106,6 +107,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "moderation.middleware.notices_context",
             ],
         },
     },

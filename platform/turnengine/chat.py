@@ -8,9 +8,9 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from moderation.models import Sanction
+from moderation.notices import sanction_message, user_zone
 from moderation.services import active_sanction
 from turnengine.errors import EngineError, engine_error
 from turnengine.models import ChatMessage, Match
@@ -45,8 +45,7 @@ def chat_post(*, match: Match, user, seat: int | None, text: object, max_length:
         raise engine_error("chat_too_long")
     mute = active_sanction(user=user, kinds=(Sanction.Kind.MUTE,))
     if mute is not None:
-        until = timezone.localtime(mute.ends_at).strftime("%Y-%m-%d %H:%M") if mute.ends_at else "—"
-        raise EngineError("muted", _("A moderator muted you in chat until %(until)s.") % {"until": until})
+        raise EngineError("muted", sanction_message(mute, user_zone(user)))
     recent = ChatMessage.objects.filter(
         user=user, created_at__gte=timezone.now() - timedelta(minutes=1)
     ).count()

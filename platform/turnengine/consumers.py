@@ -12,6 +12,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
+from moderation.notices import socket_notice
 from moderation.services import (
     chat_mute_toggle,
     is_locked_out,
@@ -43,7 +44,8 @@ class MatchConsumer(DispatchWithoutDatabaseHop, AsyncJsonWebsocketConsumer):
         self.user = user
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         if await database_sync_to_async(is_locked_out)(user):
-            await self.close(code=CLOSE_SUSPENDED)
+            await self.accept()  # accepted, so that the page can read why (a refused handshake says nothing)
+            await self.close_sanctioned(None)
             return
         found = await database_sync_to_async(self._resolve)()
         if not found:
@@ -172,8 +174,26 @@ class MatchConsumer(DispatchWithoutDatabaseHop, AsyncJsonWebsocketConsumer):
         await self.send(text_data=services.encode_frame("muted", None, {"muted": muted}))
 
     async def session_revoke(self, message: dict) -> None:
-        """A moderator suspended or banned this player: close the socket now."""
-        await self.close(code=CLOSE_SUSPENDED)
+        """A moderator suspended or banned this player: tell them, then close the socket now."""
+        await self.close_sanctioned(message.get("sanction"))
+
+    async def close_sanctioned(self, sanction_id: int | None) -> None:
+        """A ``sanction`` frame (what, why, until when), then close code 4403 with the headline as its reason."""
+        data, reason = await database_sync_to_async(socket_notice)(
+            user=self.user, scope=self.scope, sanction_id=sanction_id
+        )
+        if data is None:  # lifted meanwhile
+            return
+        await self.send(text_data=services.encode_frame("sanction", None, data))
+        await self.close(code=CLOSE_SUSPENDED, reason=reason)
+
+    async def moderation_notice(self, message: dict) -> None:
+        """A moderator warned or muted this player: the table shows it at once."""
+        data, _reason = await database_sync_to_async(socket_notice)(
+            user=self.user, scope=self.scope, sanction_id=message["sanction"]
+        )
+        if data is not None:
+            await self.send(text_data=services.encode_frame("sanction", None, data))
 
     async def frame_relay(self, message: dict) -> None:
         await self.send(text_data=message["text"])

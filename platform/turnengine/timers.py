@@ -94,6 +94,34 @@ def match_end_by_vote(*, match_id: int, user, now: datetime | None = None) -> se
     return services.build_update(match, [])
 
 
+def match_abort(*, match_id: int, now: datetime | None = None) -> services.Update | None:
+    """Stop a match without a result (so without rating changes): the clocks stop, the seed is published, and the
+    frames say who stopped it (an ``aborted`` frame after the last view). Call inside the caller's transaction
+    (a moderator's, with its audit entry); returns None if the match is already over."""
+    now = now or timezone.now()
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
+        return None
+    if match.clock and match.state is not None:
+        match.clock = clocks.transition(
+            match.clock,
+            services.time_control(match),
+            before=match.rules.awaited(match.state),
+            after=set(),
+            actor=None,
+            now_ms=services.epoch_ms(now),
+            windows={},
+        )
+    match.status = Match.Status.ABORTED
+    match.deadline_at = None
+    match.version += 1
+    match.finished_at = now
+    match.save(update_fields=["status", "deadline_at", "version", "finished_at", "clock"])
+    update = services.build_update(match, []) if match.state is not None else services.Update()
+    update.frames[match.group_name("all")] = services.encode_frame("aborted", match.version, {"by": "moderator"})
+    return update
+
+
 def sweep(*, now: datetime | None = None) -> dict[str, int]:
     """Queue the deadlines that fall within the horizon (``services.deadline_horizon``): the ones a commit left to
     the sweeper, and overdue ones whose task was lost (worker restart, broker loss); a deadline queued twice

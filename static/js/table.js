@@ -202,7 +202,7 @@
         ? `${this.root.dataset.reportUrl.replace("__user__", encodeURIComponent(line.user))}?match=${this.root.dataset.matchId}&move=${this.version || ""}&chat=${line.id}`
         : null;
       // Text nodes only: a chat line is never interpreted as HTML.
-      chat.append(el("li", { class: `chat-line${line.channel === "spectators" ? " spectator-line" : ""}`, hidden: muted },
+      chat.append(el("li", { class: `chat-line${line.channel === "spectators" ? " spectator-line" : ""}`, hidden: muted, "data-chat-id": line.id },
         el("strong", { text: `${line.user}${line.channel === "spectators" ? ` (${_("spectator")})` : ""}: ` }), line.text,
         own ? null : el("span", { class: "chat-tools" },
           el("button", { type: "button", class: "link", text: _("mute"), "aria-label": fmt(_("Hide %s's chat"), [line.user]),
@@ -251,6 +251,7 @@
     }
 
     onFrame(frame) {
+      this.root.dispatchEvent(new CustomEvent("tapete:frame", { detail: frame }));  // moderation-notices.js
       if (frame.t === "view") {
         if (frame.d.snapshot) {
           this.players = frame.d.players || this.players;
@@ -292,7 +293,11 @@
       this.socket = new WebSocket(scheme + location.host + this.root.dataset.ws);
       this.socket.addEventListener("open", () => { this.retry = 500; this.showError(""); });
       this.socket.addEventListener("message", (message) => this.onFrame(JSON.parse(message.data)));
-      this.socket.addEventListener("close", () => {
+      this.socket.addEventListener("close", (event) => {
+        if (event.code === 4403) {  // suspended or banned: moderation-notices.js says why; no reconnecting
+          this.root.dispatchEvent(new CustomEvent("tapete:closed", { detail: { code: event.code, reason: event.reason } }));
+          return;
+        }
         this.showError(_("Connection lost, reconnecting…"));
         setTimeout(() => this.connect(), this.retry);
         this.retry = Math.min(this.retry * 2, 10000);

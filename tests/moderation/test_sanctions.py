@@ -1,10 +1,14 @@
-"""Each sanction takes effect at once: chat refused, sockets closed, log-in and tables refused, bans abandon."""
+"""Each sanction takes effect at once and the player is told: chat refused with its end, open tables told and
+closed (4403 with a reason), log-in and every page explaining it, warnings shown until acknowledged, running games
+left (ranked: abandoned; friendly: the bot plays); hidden lines and aborts reach every open page at once."""
 
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
+from django.utils import timezone, translation
 
 from lobby import services as lobby
 from lobby.errors import LobbyError
@@ -12,8 +16,8 @@ from moderation import services as moderation
 from moderation.models import AuditEntry, NetworkNotice, Report
 from ratings.models import RatingChange
 from tests.conftest import PASSWORD
-from tests.turnengine.wsclient import connect, receive_until
-from turnengine import chat
+from tests.turnengine.wsclient import connect, receive, receive_until
+from turnengine import chat, timers
 from turnengine.errors import EngineError
 from turnengine.models import ChatMessage, Match, Seat
 
@@ -51,34 +55,138 @@ def test_a_suspended_player_cannot_log_in_or_join_tables(client, make_user, mode
     assert refused.value.code == "suspended"
 
 
-def test_a_player_suspended_while_logged_in_is_logged_out_at_the_next_page(client, make_user, moderator):
+def test_log_in_tells_a_suspended_player_why_and_until_when_in_their_zone(client, make_user, moderator):
+    player = make_user()
+    player.time_zone = "America/New_York"
+    player.save()
+    sanction = moderation.moderation_suspend(
+        moderator=moderator, user=player, reason="insults", public_reason="Abusive language.",
+        duration=timedelta(days=7),
+    )
+    page = client.post(reverse("login"), {"username": player.username, "password": PASSWORD})
+    text = page.content.decode()
+    local = timezone.localtime(sanction.ends_at, ZoneInfo("America/New_York"))
+    assert "Your account is suspended until" in text and "Abusive language." in text
+    assert "(America/New_York)" in text and f"{local:%Y}" in text
+    assert "correct username and password" not in text
+    wrong = client.post(reverse("login"), {"username": player.username, "password": "wrong-password-1"})
+    assert "correct username and password" in wrong.content.decode()  # the sanction only behind the password
+    assert "suspended" not in wrong.content.decode()
+
+
+def test_every_page_explains_the_suspension_to_a_logged_in_player(client, make_user, moderator):
     player = make_user()
     client.force_login(player)
     moderation.moderation_suspend(
-        moderator=moderator, user=player, reason="cheating", duration=timedelta(days=1)
+        moderator=moderator, user=player, reason="cheating", public_reason="Collusion.", duration=timedelta(days=1)
     )
-    page = client.get(reverse("lobby:home"))
-    assert not page.context["user"].is_authenticated
+    for url in (reverse("lobby:home"), reverse("profile", args=[player.username]), "/table/1/"):
+        page = client.get(url)
+        assert page.status_code == 403 and b"Your account is suspended until" in page.content, url
+        assert b"Collusion." in page.content
+    assert client.post(reverse("logout")).status_code == 302
+
+
+def test_a_warning_shows_on_every_page_until_acknowledged(client, make_user, moderator):
+    player = make_user()
+    client.force_login(player)
+    warning = moderation.moderation_warn(moderator=moderator, user=player, reason="language",
+                                         public_reason="Please keep the chat friendly.")
+    for _ in range(2):
+        assert b"Please keep the chat friendly." in client.get(reverse("lobby:home")).content
+    client.post(reverse("moderation:acknowledge", args=[warning.pk]), {"next": "/"})
+    assert b"Please keep the chat friendly." not in client.get(reverse("lobby:home")).content
+    warning.refresh_from_db()
+    assert warning.acknowledged_at is not None
+
+
+def test_a_muted_players_chat_box_says_until_when(client, start_table, moderator):
+    match, users = start_table("perudo", 2)
+    users[0].time_zone = "Asia/Tokyo"
+    users[0].save()
+    moderation.moderation_mute(moderator=moderator, user=users[0], reason="spam", duration=timedelta(hours=24))
+    client.force_login(users[0])
+    page = client.get(reverse("lobby:table", args=[match.pk])).content.decode()
+    assert "data-mute-notice" in page and "muted you in chat until" in page and "(Asia/Tokyo)" in page
+
+
+def test_a_suspension_releases_ranked_seats_as_abandoned_and_friendly_seats_to_the_bot(start_table, moderator):
+    ranked, ranked_users = start_table("perudo", 2, ranked=True)
+    friendly, friendly_users = start_table("perudo", 2)
+    Seat.objects.filter(match=friendly, index=1).update(user=ranked_users[1])
+    moderation.moderation_suspend(moderator=moderator, user=ranked_users[1], reason="x", duration=timedelta(hours=1))
+    ranked.refresh_from_db()
+    friendly.refresh_from_db()
+    assert Seat.objects.get(match=ranked, user=ranked_users[1]).abandoned
+    assert ranked.clock["absent"][1] or ranked.status == Match.Status.FINISHED
+    assert not Seat.objects.get(match=friendly, user=ranked_users[1]).abandoned
+    assert friendly.clock["absent"][1]  # a computer player plays it from now on
+    timers.match_end_by_vote(match_id=ranked.pk, user=ranked_users[0])  # the table goes on, and is rated
+    assert RatingChange.objects.filter(match=ranked).count() == 2
+    assert RatingChange.objects.get(match=ranked, user=ranked_users[1]).abandoned
 
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_suspension_closes_the_open_websocket_at_once(start_table, moderator):
+async def test_suspension_tells_the_open_table_and_closes_it_with_4403(start_table, moderator):
     match, users = await database_sync_to_async(start_table)("perudo", 2)
     socket, connected = await connect(f"/ws/match/{match.pk}/", users[1])
     assert connected
     await receive_until(socket, "view")
     await database_sync_to_async(moderation.moderation_suspend)(
-        moderator=moderator, user=users[1], reason="abuse", duration=timedelta(days=1)
+        moderator=moderator, user=users[1], reason="abuse", public_reason="Insults.", duration=timedelta(days=1)
     )
+    frame = await receive_until(socket, "sanction")
+    assert frame["d"]["kind"] == "suspension" and "Insults." in frame["d"]["message"]
+    assert frame["d"]["until"] is not None
     while True:
         output = await socket.receive_output(timeout=5)
         if output["type"] == "websocket.close":
             break
-    assert output["code"] == 4403
-    _socket, connected = await connect(f"/ws/match/{match.pk}/", users[1])
-    if connected:  # the handshake may be accepted before the close frame
-        assert (await _socket.receive_output(timeout=5))["type"] == "websocket.close"
+    assert output["code"] == 4403 and output["reason"].startswith("Your account is suspended until")
+    again, connected = await connect(f"/ws/match/{match.pk}/", users[1])
+    assert connected  # accepted only to say why, then closed
+    assert (await receive_until(again, "sanction"))["d"]["kind"] == "suspension"
+    assert (await again.receive_output(timeout=5))["code"] == 4403
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_hiding_a_line_and_aborting_reach_every_open_page_at_once(start_table, moderator, make_user):
+    match, users = await database_sync_to_async(start_table)("perudo", 2)
+    player, _ok = await connect(f"/ws/match/{match.pk}/", users[0])
+    spectator, _ok = await connect(f"/ws/match/{match.pk}/", await database_sync_to_async(make_user)())
+    for socket in (player, spectator):
+        await receive_until(socket, "view")
+    await player.send_json_to({"t": "chat", "v": None, "d": {"text": "rude"}})
+    line_id = (await receive_until(spectator, "chat"))["d"]["id"]
+    await database_sync_to_async(moderation.moderation_hide_message)(
+        moderator=moderator, message=await database_sync_to_async(ChatMessage.objects.get)(pk=line_id),
+        reason="insult")
+    for socket in (player, spectator):
+        assert (await receive_until(socket, "chat_hidden"))["d"] == {"id": line_id}
+    await database_sync_to_async(moderation.moderation_abort_match)(moderator=moderator, match=match, reason="bug")
+    for socket in (player, spectator):
+        frames = [await receive(socket), await receive(socket)]
+        view = next(frame for frame in frames if frame["t"] == "view")
+        assert view["d"]["status"] == "aborted" and view["d"]["clock"]["deadlines"] == {}
+        assert any(frame["t"] == "aborted" and frame["d"] == {"by": "moderator"} for frame in frames)
+    for socket in (player, spectator):
+        await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_warning_appears_live_on_an_open_table(start_table, moderator):
+    match, users = await database_sync_to_async(start_table)("perudo", 2)
+    socket, _ok = await connect(f"/ws/match/{match.pk}/", users[0])
+    await receive_until(socket, "view")
+    warning = await database_sync_to_async(moderation.moderation_warn)(
+        moderator=moderator, user=users[0], reason="language", public_reason="Be kind.")
+    frame = await receive_until(socket, "sanction")
+    assert frame["d"]["kind"] == "warning" and frame["d"]["message"] == "A moderator warned you. Reason: Be kind."
+    assert frame["d"]["acknowledge_url"] == reverse("moderation:acknowledge", args=[warning.pk])
+    await socket.disconnect()
 
 
 def test_a_ban_abandons_ranked_games_in_progress(start_table, moderator):
@@ -115,7 +223,7 @@ def test_an_aborted_match_has_no_result_and_changes_no_rating(start_table, moder
     match.refresh_from_db()
     assert match.status == Match.Status.ABORTED and match.result is None
     assert not RatingChange.objects.exists()
-    with pytest.raises(ValueError):
+    with pytest.raises(moderation.Refused):
         moderation.moderation_abort_match(moderator=moderator, match=match, reason="again")
 
 
@@ -170,3 +278,17 @@ def test_personal_mutes_are_per_player(make_user):
     assert moderation.chat_mute_toggle(user=ana, username=bruno.username, mute=True) == [bruno.username]
     assert moderation.muted_usernames(user=bruno) == []
     assert moderation.chat_mute_toggle(user=ana, username=bruno.username, mute=False) == []
+
+
+def test_a_socket_notice_speaks_the_pages_language_and_fits_a_close_frame(make_user, moderator):
+    from moderation.notices import CLOSE_REASON_BYTES, close_reason, scope_language
+
+    assert scope_language({"cookies": {"django_language": "it"}, "headers": []}) == "it"
+    assert scope_language({"cookies": {}, "headers": [(b"accept-language", b"de-DE, fr-CH;q=0.9, en;q=0.5")]}) == "fr"
+    assert scope_language({"headers": [(b"accept-language", b"xx")]}) == "en"
+    player = make_user()
+    sanction = moderation.moderation_suspend(moderator=moderator, user=player, reason="x", duration=timedelta(days=30))
+    for language in ("en", "fr", "it"):
+        with translation.override(language):
+            reason = close_reason(sanction, ZoneInfo("America/Argentina/ComodRivadavia"))
+        assert 0 < len(reason.encode()) <= CLOSE_REASON_BYTES and reason[:4] in {"Your", "Votr", "Il t"}

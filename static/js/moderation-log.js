@@ -1,0 +1,33 @@
+// The moderators' match page (turnengine/admin.py): the action log in the same sentences as the players' game
+// log, from the game's own describe() (its board.js), with every seat's events, hidden ones included.
+// Loaded after table.js and before the game's board.js (deferred scripts run in order), so that it sees the
+// renderer the board registers.
+(function () {
+  "use strict";
+  const renderers = {};
+  const register = window.Tapete.registerGame;
+  window.Tapete.registerGame = (key, renderer) => { renderers[key] = renderer; register(key, renderer); };
+
+  function describeAll() {
+    const list = document.querySelector("[data-moderation-log]");
+    if (!list) return;
+    const rows = JSON.parse(document.getElementById("moderation-log-data").textContent);
+    const players = JSON.parse(document.getElementById("moderation-log-players").textContent);
+    const renderer = renderers[list.dataset.game];
+    const _ = window.gettext || ((text) => text);
+    const fmt = window.interpolate || ((text) => text);
+    const name = (seat) => (players.find((p) => p.seat === seat) || {}).username || fmt(_("Seat %s"), [seat + 1]);
+    const ctx = { seat: null, live: false, act() {}, name, players: () => players, el: window.Tapete.el,
+      gettext: _, interpolate: fmt };
+    const lines = [];
+    for (const row of rows) {
+      for (const event of row.events) {
+        const text = (renderer && renderer.describe(event, ctx)) || JSON.stringify(event);
+        const who = row.seat < 0 ? _("chance") : name(row.seat);
+        lines.push(window.Tapete.el("li", {}, window.Tapete.el("span", { class: "step", text: `${row.step} · ${who} · ` }), text));
+      }
+    }
+    list.replaceChildren(...lines);
+  }
+  document.addEventListener("DOMContentLoaded", describeAll);
+})();

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 from games.chinesecheckers import board as geometry
+from games.chinesecheckers import bots
 from games.chinesecheckers.rules import RULES
+from turnengine.plugin import CHANCE
 
 Cube = tuple[int, int, int]
 
@@ -58,3 +62,22 @@ def cubes_of_point(point: int) -> list[Cube]:
 
 def add(cube: Cube, direction: Cube, times: int = 1) -> Cube:
     return (cube[0] + times * direction[0], cube[1] + times * direction[1], cube[2] + times * direction[2])
+
+
+def play(seat_bots, seed: int, options: dict) -> dict:
+    """A whole game between ``seat_bots`` (one choose function per seat), seeded; the final state."""
+    rng = random.Random(seed)
+    state = RULES.initial_state(RULES.normalize_options(options, len(seat_bots)), len(seat_bots))
+    while RULES.to_act(state):
+        if CHANCE in RULES.to_act(state):
+            state, _ = RULES.apply_action(state, CHANCE, RULES.sample_chance(state, rng))
+            continue
+        seat = state["turn"]
+        action = seat_bots[seat](RULES.view(state, seat), RULES.legal_actions(state, seat), rng)
+        state, _ = RULES.apply_action(state, seat, action)
+    return state
+
+
+def play_levels(levels: tuple[str, ...], seed: int, options: dict) -> dict:
+    """:func:`play` between bot levels given by name, so that a process pool can run it."""
+    return play([bots.LEVELS[level] for level in levels], seed, options)

@@ -4,44 +4,46 @@ blocked-target rule in force allows (a swap, or filling the holes left), or make
 way. The same games check that the levels are in order."""
 
 import itertools
+import multiprocessing
+import os
 import random
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
-from chinesecheckers_helpers import cubes_of_point, position
+from chinesecheckers_helpers import cubes_of_point, play, play_levels, position
 
 from games.chinesecheckers import board as geometry
 from games.chinesecheckers import bots
 from games.chinesecheckers.rules import RULES
-from turnengine.plugin import CHANCE
 
 LEVEL_NAMES = list(bots.LEVELS)
 RULE_NAMES = ["none", "swap", "occupiedCountsAsFilled"]
 GAMES_PER_PAIR = 50
 
 
-def play(seat_bots, seed: int, options: dict) -> dict:
-    rng = random.Random(seed)
-    state = RULES.initial_state(RULES.normalize_options(options, len(seat_bots)), len(seat_bots))
-    while RULES.to_act(state):
-        if CHANCE in RULES.to_act(state):
-            state, _ = RULES.apply_action(state, CHANCE, RULES.sample_chance(state, rng))
-            continue
-        seat = state["turn"]
-        action = seat_bots[seat](RULES.view(state, seat), RULES.legal_actions(state, seat), rng)
-        state, _ = RULES.apply_action(state, seat, action)
-    return state
+@pytest.fixture(scope="module")
+def pool():
+    """The games are independent and CPU-bound: one fresh process per core plays them."""
+    with ProcessPoolExecutor(os.cpu_count() or 1, mp_context=multiprocessing.get_context("spawn")) as executor:
+        yield executor
 
 
 @pytest.mark.parametrize(("first", "second"), list(itertools.combinations_with_replacement(LEVEL_NAMES, 2)))
-def test_no_pairing_of_levels_stalls_in_two_player_games(first, second):
+def test_no_pairing_of_levels_stalls_in_two_player_games(pool, first, second):
     """50 seeded games per pairing, seats alternating, the blocked-target rule cycling through the three and
     targetLock on in every fourth game: every game has a winner with all marbles home (or a filled target) within
     two thirds of the turn limit."""
     wins = {first: 0, second: 0}
-    for game in range(GAMES_PER_PAIR):
-        levels = [first, second] if game % 2 == 0 else [second, first]
-        options = {"blockedTargetRule": RULE_NAMES[game % len(RULE_NAMES)], "targetLock": game % 4 == 3}
-        final = play([bots.LEVELS[level] for level in levels], 19_000 + game, options)
+    games = [
+        (
+            (first, second) if game % 2 == 0 else (second, first),
+            19_000 + game,
+            {"blockedTargetRule": RULE_NAMES[game % len(RULE_NAMES)], "targetLock": game % 4 == 3},
+        )
+        for game in range(GAMES_PER_PAIR)
+    ]
+    finals = pool.map(play_levels, *zip(*games, strict=True))
+    for game, ((levels, _seed, _options), final) in enumerate(zip(games, finals, strict=True)):
         result = final["result"]
         assert result["reason"] in ("all_home", "target_filled"), (game, levels, result)
         assert final["ply"] < final["options"]["maxTurns"] * 2 * 2 // 3, (game, levels)

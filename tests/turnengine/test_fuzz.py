@@ -32,9 +32,13 @@ FUZZ = settings(
 
 NASTY_TEXT = st.one_of(
     st.text(max_size=24),
-    st.sampled_from(["a\x00b", "\x00", "\u0085", "²", "١٢", "\u202e", "\t", "<script>", "A" * 600, "é" * 3000]),
+    st.sampled_from(
+        ["a\x00b", "\x00", "\u0085", "²", "١٢", "\u202e", "\t", "<script>", "A" * 600, "é" * 3000]
+    ),
 )
-NUMBERS = st.one_of(st.integers(-3, 40), st.integers(min_value=-(2**70), max_value=2**70), st.floats(allow_nan=False))
+NUMBERS = st.one_of(
+    st.integers(-3, 40), st.integers(min_value=-(2**70), max_value=2**70), st.floats(allow_nan=False)
+)
 JSON = st.recursive(
     st.none() | st.booleans() | NUMBERS | NASTY_TEXT,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(NASTY_TEXT, inner, max_size=4),

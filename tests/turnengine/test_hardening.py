@@ -31,7 +31,9 @@ def _match(match_id: int) -> Match:
 
 @database_sync_to_async
 def _logged(match_id: int) -> list[dict]:
-    return list(MatchAction.objects.filter(match_id=match_id).order_by("step").values_list("action", flat=True))
+    return list(
+        MatchAction.objects.filter(match_id=match_id).order_by("step").values_list("action", flat=True)
+    )
 
 
 async def _seated(start_table, game="perudo"):
@@ -83,7 +85,9 @@ async def test_control_characters_are_refused_with_a_code_and_the_socket_stays_o
 # --- finding 6: the engine stores the canonical action, never the client's object ------------------------------
 
 
-async def test_an_action_with_junk_and_a_forged_seat_is_stored_and_broadcast_in_its_canonical_form(start_table):
+async def test_an_action_with_junk_and_a_forged_seat_is_stored_and_broadcast_in_its_canonical_form(
+    start_table,
+):
     match, _users, sockets = await _seated(start_table)
     seat, (socket, snapshot) = next((s, pair) for s, pair in enumerate(sockets) if pair[1]["d"]["legal"])
     legal = snapshot["d"]["legal"][0]
@@ -263,7 +267,11 @@ def test_replay_parameters_that_are_not_plain_numbers_are_a_400(client, start_ta
     for name in ("step", "seat"):
         response = client.get(url, {name: value})
         assert response.status_code == 400
-        assert response.json()["error"] == {**response.json()["error"], "code": "bad_parameter", "parameter": name}
+        assert response.json()["error"] == {
+            **response.json()["error"],
+            "code": "bad_parameter",
+            "parameter": name,
+        }
     assert client.get(url, {"step": "1", "seat": "0"}).status_code == 200
 
 

@@ -292,8 +292,11 @@
       this.socket = new WebSocket(scheme + location.host + this.root.dataset.ws);
       this.socket.addEventListener("open", () => { this.retry = 500; this.showError(""); });
       this.socket.addEventListener("message", (message) => this.onFrame(JSON.parse(message.data)));
-      this.socket.addEventListener("close", () => {
-        this.showError(_("Connection lost, reconnecting…"));
+      this.socket.addEventListener("close", (event) => {
+        // 4401 not logged in, 4403 suspended, 4404 no such table: the server's reason says so, and retrying
+        // would not help (docs/protocol.md, close codes).
+        if ([4401, 4403, 4404].includes(event.code)) { this.showError(event.reason); return; }
+        this.showError(event.code === 4429 ? event.reason : _("Connection lost, reconnecting…"));
         setTimeout(() => this.connect(), this.retry);
         this.retry = Math.min(this.retry * 2, 10000);
       });

@@ -286,3 +286,46 @@ def test_a_posted_seat_that_is_not_a_number_is_refused_with_a_message(client, ma
     assert response.status_code == 200
     assert "There is no such seat" in response.content.decode()
     assert match.seats.count() == 1
+
+
+# --- finding 2 (websocket side): a failure inside the server is an error frame, logged without the payload -----
+
+
+async def test_a_server_failure_on_a_frame_is_an_error_frame_and_one_log_line_without_the_payload(
+    start_table, monkeypatch, caplog
+):
+    from turnengine import chat
+
+    def broken(**kwargs):
+        raise ValueError(f"database refused {kwargs['text']!r}")  # as PostgreSQL's errors quote the input
+
+    monkeypatch.setattr(chat, "chat_post", broken)
+    match, _users, [(socket, snapshot), _other] = await _seated(start_table)
+    with caplog.at_level("ERROR", logger="tapete.websocket"):
+        await socket.send_json_to({"t": "chat", "d": {"text": "secret-payload"}})
+        assert (await _error(socket))["code"] == "server_error"
+    await _still_open(socket)
+    [record] = [record for record in caplog.records if record.name == "tapete.websocket"]
+    assert "ValueError" in record.getMessage() and "Chat frame" in record.getMessage()
+    assert "secret-payload" not in caplog.text and record.exc_info is None
+    assert (await _match(match.pk)).version == snapshot["v"]
+
+
+async def test_close_reasons_and_errors_speak_the_players_language(start_table):
+    match, _users = await _start(start_table)
+    socket, _connected = await connect(f"/ws/match/{match.pk}/", None, accept_language="fr")
+    assert (await closed_with(socket))["reason"] == "Connectez-vous pour jouer."
+    lobby, _connected = await connect("/ws/lobby/", accept_language="it")
+    await lobby.send_to(text_data='{"t": "x\\u0000"}')
+    assert (await _error(lobby))["message"] == "Il testo non può contenere caratteri di controllo."
+
+
+def test_every_close_reason_fits_in_a_close_frame():
+    from django.utils import translation
+
+    from turnengine.sockets import CLOSE_REASONS
+
+    for language in ("en", "fr", "it"):
+        with translation.override(language):
+            for reason in CLOSE_REASONS.values():
+                assert len(str(reason).encode()) <= 123  # RFC 6455: a close frame's reason

@@ -27,11 +27,18 @@ session_cookie = database_sync_to_async(make_session_key)
 
 
 async def connect(
-    path: str, user=None, origin: str = "http://testserver", client: str | None = None, cookie: str | None = None
+    path: str,
+    user=None,
+    origin: str = "http://testserver",
+    client: str | None = None,
+    cookie: str | None = None,
+    accept_language: str | None = None,
 ) -> tuple[WebsocketCommunicator, bool]:
     """Open ``path`` as ``user`` (a real session cookie; ``cookie`` sends that one instead), from ``client`` (an IP
     address) if given."""
     headers = [(b"origin", origin.encode()), (b"host", b"testserver")]
+    if accept_language is not None:
+        headers.append((b"accept-language", accept_language.encode()))
     if user is not None:
         cookie = await session_cookie(user)
     if cookie is not None:

@@ -23,7 +23,6 @@ from turnengine.frames import Act, Chat, ClientMessage, Intent, Mute
 from turnengine.models import Match, Seat
 from turnengine.sockets import (
     CLOSE_NOT_FOUND,
-    CLOSE_REASONS,
     CLOSE_SUSPENDED,
     CLOSE_UNAUTHENTICATED,
     FrameSocket,
@@ -141,4 +140,4 @@ class MatchConsumer(FrameSocket):
 
     async def session_revoke(self, message: dict) -> None:
         """A moderator suspended or banned this player: close the socket now."""
-        await self.close(code=CLOSE_SUSPENDED, reason=str(CLOSE_REASONS[CLOSE_SUSPENDED]))
+        await self.close_with(CLOSE_SUSPENDED)

@@ -6,7 +6,8 @@
   too many with close code 4429;
 * refuses a handshake by **accepting it and then closing** with a code and a reason (4401 not logged in, 4403
   suspended or banned, 4404 no such table, 4429 too many sockets): a close before the accept reaches a browser as a
-  bare HTTP 403, where the code is lost;
+  bare HTTP 403, where the code is lost. The reason also goes first as an ``error`` frame, since daphne does not
+  pass a close frame's reason on;
 * turns every client frame into a typed message through ``turnengine.frames`` (one place for the protocol's
   shapes), after the user's frame bucket allowed it, and hands it to :meth:`FrameSocket.handle`;
 * answers every refusal with an ``error`` frame and keeps the socket open: an :class:`EngineError` with its code,
@@ -26,7 +27,6 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
-from django.utils.translation import gettext_lazy as _
 
 from turnengine import services
 from turnengine.dispatch import DispatchWithoutDatabaseHop
@@ -42,11 +42,13 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY_SOCKETS = 4429
 CLOSE_SERVER_ERROR = 1011  # the server failed while opening the socket (logged); try again later
 
-CLOSE_REASONS = {
-    CLOSE_UNAUTHENTICATED: _("Log in to play."),
-    CLOSE_SUSPENDED: _("Your account is suspended."),
-    CLOSE_NOT_FOUND: _("There is no such table."),
-    CLOSE_TOO_MANY_SOCKETS: _("Too many open connections: close another tab."),
+# Each close code's error code: its message is the close reason, and an ``error`` frame with it goes first, because
+# daphne drops the reason of a close frame (its ``serverClose`` sends the code alone).
+CLOSE_ERRORS = {
+    CLOSE_UNAUTHENTICATED: "not_logged_in",
+    CLOSE_SUSPENDED: "suspended",
+    CLOSE_NOT_FOUND: "not_found",
+    CLOSE_TOO_MANY_SOCKETS: "too_many_sockets",
 }
 
 # This process's open sockets and frame buckets (see turnengine.ratelimit).
@@ -101,9 +103,15 @@ class FrameSocket(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
         await self.accept()
 
     async def refuse(self, code: int) -> None:
-        """Accept, then close with ``code`` and its reason, so the client can tell the cases apart."""
+        """Accept, then close with ``code``, so the client can tell the cases apart."""
         await self.accept()
-        await self.close(code=code, reason=str(CLOSE_REASONS[code]))
+        await self.close_with(code)
+
+    async def close_with(self, code: int) -> None:
+        """Close with ``code`` and its reason, sent first as an ``error`` frame (see ``CLOSE_ERRORS``)."""
+        error = engine_error(CLOSE_ERRORS[code])
+        await self.send_error(error)
+        await self.close(code=code, reason=error.message)
 
     async def disconnect(self, code: int) -> None:
         if self.admitted:

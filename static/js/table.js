@@ -293,10 +293,10 @@
       this.socket.addEventListener("open", () => { this.retry = 500; this.showError(""); });
       this.socket.addEventListener("message", (message) => this.onFrame(JSON.parse(message.data)));
       this.socket.addEventListener("close", (event) => {
-        // 4401 not logged in, 4403 suspended, 4404 no such table: the server's reason says so, and retrying
-        // would not help (docs/protocol.md, close codes).
-        if ([4401, 4403, 4404].includes(event.code)) { this.showError(event.reason); return; }
-        this.showError(event.code === 4429 ? event.reason : _("Connection lost, reconnecting…"));
+        // 4401 not logged in, 4403 suspended, 4404 no such table: retrying would not help. The error frame sent
+        // before the close already showed why (docs/protocol.md, close codes).
+        if ([4401, 4403, 4404].includes(event.code)) return;
+        if (event.code !== 4429) this.showError(_("Connection lost, reconnecting…"));
         setTimeout(() => this.connect(), this.retry);
         this.retry = Math.min(this.retry * 2, 10000);
       });

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from turnengine.errors import MESSAGES
 from turnengine.frames import KINDS
-from turnengine.sockets import CLOSE_REASONS, CLOSE_SERVER_ERROR
+from turnengine.sockets import CLOSE_ERRORS, CLOSE_SERVER_ERROR
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 CODES_SET_OUTSIDE_MESSAGES = {"muted"}  # turnengine.chat: its message names the end of the mute
@@ -22,7 +22,7 @@ def table_codes(heading: str) -> set[str]:
 
 
 def test_the_close_codes_table_matches_the_code():
-    assert table_codes("### Close codes") == {str(code) for code in [*CLOSE_REASONS, CLOSE_SERVER_ERROR]}
+    assert table_codes("### Close codes") == {str(code) for code in [*CLOSE_ERRORS, CLOSE_SERVER_ERROR]}
 
 
 def test_the_error_codes_table_matches_the_code():

@@ -276,7 +276,8 @@ def canonical_by_legal_actions(
 ) -> dict[str, JSON]:
     """The default canonical form: the listed legal action with the same effect as ``action``.
 
-    The rules judge the action first (``apply_action``), so a refusal carries their own code (``bid_too_low``,
+    An action sent exactly as listed is its own canonical form. Any other is judged by the rules (``apply_action``)
+    first, so a refusal carries their own code (``bid_too_low``,
     ``not_your_turn``, ``tuck_not_allowed``) and a field they read is never silently dropped. Then the listed
     actions whose every field the action carries with the same JSON value and type (``True`` is not ``1``, ``2.0``
     is not ``2``) are tried, the most specific first, and the first that leads to the same state is the canonical
@@ -284,18 +285,19 @@ def canonical_by_legal_actions(
     action the rules accept in another spelling is the listed action with the same effect."""
     if not isinstance(action, dict):
         raise MalformedAction("not_an_object", "an action is a JSON object")
-    effect, _events = rules.apply_action(state, seat, action)
     legal = rules.legal_actions(state, seat)
-    spelled_alike = sorted(
-        (
-            candidate
-            for candidate in legal
-            if all(key in action and same_json(action[key], value) for key, value in candidate.items())
-        ),
-        key=len,
-        reverse=True,
-    )
-    for candidate in [*spelled_alike, *(candidate for candidate in legal if candidate not in spelled_alike)]:
+    # Dict equality runs in C but takes True for 1 and 2.0 for 2: each hit is confirmed with same_json.
+    for candidate in legal:
+        if candidate == action and same_json(candidate, action):
+            return candidate  # sent as listed (the usual case): no need to ask the rules
+    spelled_alike = []
+    for fields in sorted({frozenset(candidate) for candidate in legal}, key=len, reverse=True):
+        if fields <= action.keys():
+            projected = {field: action[field] for field in fields}
+            spelled_alike += [c for c in legal if c == projected and same_json(c, projected)]
+    effect, _events = rules.apply_action(state, seat, action)
+    tried = {id(candidate) for candidate in spelled_alike}
+    for candidate in [*spelled_alike, *(candidate for candidate in legal if id(candidate) not in tried)]:
         if rules.apply_action(state, seat, candidate)[0] == effect:
             return candidate
     raise IllegalAction("not_legal", "the action is not one of the seat's legal actions")

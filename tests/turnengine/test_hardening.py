@@ -331,3 +331,12 @@ def test_every_close_reason_fits_in_a_close_frame():
         with translation.override(language):
             for code in CLOSE_ERRORS.values():
                 assert len(str(MESSAGES[code]).encode()) <= 123  # RFC 6455: a close frame's reason
+
+
+def test_table_ids_beyond_any_column_are_not_found(client, make_user):
+    client.force_login(make_user())
+    huge = 10**20  # beyond PostgreSQL's bigint
+    for name in ("lobby:table", "turnengine:replay", "turnengine:replay_data", "turnengine:log"):
+        assert client.get(reverse(name, args=[huge])).status_code == 404
+    for name in ("lobby:join", "lobby:leave", "lobby:add_bot", "lobby:cancel", "lobby:start"):
+        assert client.post(reverse(name, args=[huge]), {"seat": "0", "level": "easy"}).status_code in (302, 404)

@@ -119,8 +119,7 @@ def test_no_frame_crashes_the_match_socket_or_moves_the_match(start_table, game,
     throw()
 
 
-@pytest.mark.django_db(transaction=True)
-def test_no_frame_crashes_the_lobby_socket():
+def test_no_frame_crashes_the_lobby_socket():  # visitors' sockets: no database
     async def throw_at_lobby(frames):
         socket, connected = await connect("/ws/lobby/")
         assert connected

@@ -42,3 +42,15 @@ def test_the_documented_limits_are_the_settings(settings):
     assert f"{settings.TAPETE_WS_SOCKETS_PER_IP} per IP address" in limits
     window_minutes = settings.TAPETE_SEAT_INTENT_WINDOW_SECONDS // 60
     assert f"at most {settings.TAPETE_SEAT_INTENTS} times in {window_minutes} minutes" in limits
+
+
+def test_every_close_reason_fits_in_a_close_frame():
+    from django.utils import translation
+
+    from turnengine.errors import MESSAGES
+    from turnengine.sockets import CLOSE_ERRORS
+
+    for language in ("en", "fr", "it"):
+        with translation.override(language):
+            for code in CLOSE_ERRORS.values():
+                assert len(str(MESSAGES[code]).encode()) <= 123  # RFC 6455: a close frame's reason

@@ -26,7 +26,7 @@ from turnengine.models import Match, MatchAction
 FUZZ = settings(
     derandomize=True,
     deadline=None,
-    max_examples=8,
+    max_examples=6,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
@@ -110,7 +110,7 @@ def test_no_frame_crashes_the_match_socket_or_moves_the_match(start_table, game,
     before, log = match.version, _log(match)
 
     @FUZZ
-    @given(frames=st.lists(FRAMES, min_size=1, max_size=8))
+    @given(frames=st.lists(FRAMES, min_size=1, max_size=10))
     def throw(frames):
         async_to_sync(_throw)(f"/ws/match/{match.pk}/", users[idle], frames)
         match.refresh_from_db()

@@ -166,7 +166,9 @@ async def test_too_many_messages_per_second_are_refused(start_table):
 async def test_a_connection_without_a_session_is_closed(start_table):
     match, _users = await _start(start_table, "perudo", 2)
     socket, connected = await connect(f"/ws/match/{match.pk}/", user=None)
-    assert connected  # accepted, then closed: the code reaches the client (test_hardening.py has the other codes)
+    assert (
+        connected
+    )  # accepted, then closed: the code reaches the client (test_hardening.py has the other codes)
     assert (await closed_with(socket))["code"] == 4401
 
 

@@ -406,7 +406,8 @@ def main() -> None:
         addresses = args.target.split(",")
         moves, pair_echo, echo, elapsed = asyncio.run(run(args, addresses, tables))
     else:
-        env = {"TAPETE_BENCH_ECHO": "1", "DJANGO_DEBUG": "false"}
+        # Every socket of the load generator comes from 127.0.0.1: lift the per-address socket limit.
+        env = {"TAPETE_BENCH_ECHO": "1", "DJANGO_DEBUG": "false", "TAPETE_WS_SOCKETS_PER_IP": "1000000"}
         application = "tapete.asgi:application"
         if args.stages:
             stage_log = tempfile.TemporaryDirectory(prefix="tapete-stages-")

@@ -1,22 +1,19 @@
 """The lobby websocket: pushes a small ``lobby`` frame whenever a table opens, fills, starts or closes, so open
-lobby pages refresh their table lists without a reload."""
-
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+lobby pages refresh their table lists without a reload. Visitors need not be logged in. The socket only listens: a
+client frame gets an ``error`` (``unknown_frame``, or why it could not be read) and the socket stays open."""
 
 from lobby.notify import LOBBY_GROUP
-from turnengine.dispatch import DispatchWithoutDatabaseHop
+from turnengine.sockets import FrameSocket
 
 
-class LobbyConsumer(DispatchWithoutDatabaseHop, AsyncJsonWebsocketConsumer):
-    async def connect(self) -> None:
+class LobbyConsumer(FrameSocket):
+    kinds = frozenset()  # nothing to send here
+
+    async def open(self) -> None:
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        self.joined = True
         await self.accept()
 
-    async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
-
-    async def receive_json(self, content, **kwargs) -> None:
-        """The lobby socket only listens; anything a client sends is ignored."""
-
-    async def frame_relay(self, message: dict) -> None:
-        await self.send(text_data=message["text"])
+    async def closed(self) -> None:
+        if getattr(self, "joined", False):
+            await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)

@@ -14,10 +14,11 @@ from lobby.errors import LobbyError
 from lobby.forms import TableForm
 from lobby.notify import lobby_changed
 from tapete import throttle
+from tapete.params import BadParameter, int_param
 from turnengine import bots, registry
 from turnengine.broadcast import broadcast_sync
 from turnengine.models import Match
-from turnengine.views import board_templates
+from turnengine.views import MAX_SEATS, board_templates
 
 
 def _rules_or_404(game: str):
@@ -124,16 +125,24 @@ def _run(request, match_id: int, action) -> tuple[bool, object]:
     return True, result
 
 
+def _posted_seat(request) -> int | None:
+    """The posted seat (None: any free seat); a seat that is not a number is refused like one out of range."""
+    try:
+        return int_param(request.POST, "seat", maximum=MAX_SEATS)
+    except BadParameter:
+        raise LobbyError("no_such_seat") from None
+
+
 @login_required
 @require_POST
 def table_join(request, match_id: int):
-    raw_seat = request.POST.get("seat", "")
-    seat = int(raw_seat) if raw_seat.isdigit() else None
     ip_address = request.META.get("REMOTE_ADDR")
     _run(
         request,
         match_id,
-        lambda: services.table_join(user=request.user, match_id=match_id, seat=seat, ip_address=ip_address),
+        lambda: services.table_join(
+            user=request.user, match_id=match_id, seat=_posted_seat(request), ip_address=ip_address
+        ),
     )
     return redirect("lobby:table", match_id=match_id)
 
@@ -141,13 +150,13 @@ def table_join(request, match_id: int):
 @login_required
 @require_POST
 def table_add_bot(request, match_id: int):
-    raw_seat = request.POST.get("seat", "")
-    seat = int(raw_seat) if raw_seat.isdigit() else None
     level = request.POST.get("level", "")
     _run(
         request,
         match_id,
-        lambda: services.table_add_bot(user=request.user, match_id=match_id, level=level, seat=seat),
+        lambda: services.table_add_bot(
+            user=request.user, match_id=match_id, level=level, seat=_posted_seat(request)
+        ),
     )
     return redirect("lobby:table", match_id=match_id)
 

@@ -1,11 +1,13 @@
-"""Websocket URL routes."""
+"""Websocket URL routes. A path served by none of them, or a table path whose id is not a number, is accepted and
+closed with code 4404 (``turnengine.sockets.NotFoundSocket``) rather than failing in the router."""
 
 from django.conf import settings
-from django.urls import path
+from django.urls import path, re_path
 
 from lobby.consumers import LobbyConsumer
 from turnengine.consumers import MatchConsumer
 from turnengine.echo import EchoConsumer, PairEchoConsumer
+from turnengine.sockets import NotFoundSocket
 
 websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
@@ -17,3 +19,5 @@ if settings.TAPETE_BENCH_ECHO:
         path("ws/echo/", EchoConsumer.as_asgi()),
         path("ws/echo/<int:pair>/", PairEchoConsumer.as_asgi()),
     ]
+
+websocket_urlpatterns.append(re_path(r"", NotFoundSocket.as_asgi()))  # last: everything else

@@ -255,10 +255,17 @@ TAPETE_LOGIN_FAILURES_PER_ADDRESS = os.environ.get("TAPETE_LOGIN_FAILURES_PER_AD
 TAPETE_SIGNUPS_PER_ADDRESS = os.environ.get("TAPETE_SIGNUPS_PER_ADDRESS", "10/h")
 TAPETE_TABLES_PER_USER = os.environ.get("TAPETE_TABLES_PER_USER", "6/m")
 
-# Websocket limits: a frame larger than this, or more than RATE frames a second (with a burst), is refused.
-TAPETE_WS_MAX_FRAME_BYTES = 8 * 1024
-TAPETE_WS_RATE_PER_SECOND = 20
-TAPETE_WS_RATE_BURST = 40
+# Websocket limits (docs/protocol.md): a frame larger than this, or more than RATE frames a second (with a burst)
+# from one user over all their sockets, is refused; so is a socket beyond the open sockets allowed per user and
+# per IP address (counted per ASGI process: turnengine.ratelimit). A seat may leave a running game (the one intent
+# besides a move that moves the version) at most INTENTS times per INTENT_WINDOW.
+TAPETE_WS_MAX_FRAME_BYTES = int(os.environ.get("TAPETE_WS_MAX_FRAME_BYTES", str(8 * 1024)))
+TAPETE_WS_RATE_PER_SECOND = float(os.environ.get("TAPETE_WS_RATE_PER_SECOND", "20"))
+TAPETE_WS_RATE_BURST = int(os.environ.get("TAPETE_WS_RATE_BURST", "40"))
+TAPETE_WS_SOCKETS_PER_USER = int(os.environ.get("TAPETE_WS_SOCKETS_PER_USER", "8"))
+TAPETE_WS_SOCKETS_PER_IP = int(os.environ.get("TAPETE_WS_SOCKETS_PER_IP", "64"))
+TAPETE_SEAT_INTENTS = int(os.environ.get("TAPETE_SEAT_INTENTS", "5"))
+TAPETE_SEAT_INTENT_WINDOW_SECONDS = int(os.environ.get("TAPETE_SEAT_INTENT_WINDOW_SECONDS", "600"))
 TAPETE_CHAT_MAX_LENGTH = 500
 TAPETE_BENCH_ECHO = env_flag("TAPETE_BENCH_ECHO", False)  # the echo baseline of bench/ws_load.py
 

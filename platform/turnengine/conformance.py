@@ -11,6 +11,8 @@ What is checked (design.md §2):
 * legal actions apply without error; actions outside the list (another seat's, or ones legal earlier) are refused
   with ``IllegalAction``/``MalformedAction``; the timeout action is legal for every awaited seat;
 * games end; the outcome's ranking covers every seat exactly once; ``replay`` of (options, log) gives the same state;
+* canonical actions (``canonical_action``): a listed legal action is its own canonical form, with extra fields
+  or not; an action that is not legal has none (the same refusal as ``apply_action``'s);
 * hidden information: a seat's view and legal actions do not change when ``determinize`` re-deals what that seat
   cannot see, and the events it receives say nothing that its view after the action does not.
 """
@@ -33,6 +35,7 @@ from turnengine.plugin import (
     MalformedAction,
     Outcome,
     RulesError,
+    canonical_action,
     replay,
 )
 
@@ -50,10 +53,11 @@ class Depth:
     apply_every_legal: bool = False
     hidden_information: bool = False
     probe_illegal: bool = True
+    canonical_actions: bool = False
 
 
 FAST = Depth()
-DEEP = Depth(apply_every_legal=True, hidden_information=True)
+DEEP = Depth(apply_every_legal=True, hidden_information=True, canonical_actions=True)
 
 
 def random_options(rules: GameRules, rng: random.Random) -> dict:
@@ -208,6 +212,8 @@ class _Playout:
                 self.fail(f"view of seat {seat} does not survive a JSON round-trip")
         if self.depth.probe_illegal and CHANCE not in acting:
             self.probe_illegal(state, acting)
+        if self.depth.canonical_actions and CHANCE not in acting and self.step % 2 == 0:
+            self.check_canonical(state, acting)
         if self.depth.hidden_information:
             self.check_hidden_information(state)
 
@@ -255,6 +261,31 @@ class _Playout:
             except RulesError as error:
                 self.fail(f"{action} from seat {seat} raised {type(error).__name__}, not {expected.__name__}")
             self.fail(f"seat {seat} may play {action}, which is not in its legal actions")
+
+    def check_canonical(self, state: dict, acting: frozenset[int]) -> None:
+        """What the engine stores is the canonical form: a listed action with extra fields has the listed action as
+        its canonical form, and actions that are not legal (another seat's, an unknown type) have none."""
+        rules = self.rules
+        for seat in acting:
+            legal = rules.legal_actions(state, seat)
+            action = self.rng.choice(legal)
+            sent = {**action, "junk": "<script>" + "A" * 64, "seat": 99}
+            try:
+                canonical = canonical_action(rules, state, seat, sent)
+            except RulesError as error:
+                self.fail(f"the legal action {sent} of seat {seat} has no canonical form: {error}")
+            if canonical != action:
+                self.fail(f"the canonical form of {sent} is {canonical}, not the listed {action}")
+            for outsider in [s for s in self.seats if s not in acting][:1]:
+                self.expect_no_canonical(state, outsider, action)
+            self.expect_no_canonical(state, seat, {"type": "no-such-action"})
+
+    def expect_no_canonical(self, state: dict, seat: int, action: dict) -> None:
+        try:
+            canonical = canonical_action(self.rules, state, seat, action)
+        except RulesError:
+            return
+        self.fail(f"{action} from seat {seat} is not legal but has the canonical form {canonical}")
 
     def check_hidden_information(self, state: dict) -> None:
         """A seat's view and legal actions are functions of what it may know."""

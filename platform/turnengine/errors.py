@@ -34,6 +34,12 @@ MESSAGES = {
     "chat_rate_limited": _("You are chatting too fast: wait a moment."),
     "suspended": _("Your account is suspended."),
     "chat_too_long": _("That chat message is too long."),
+    "control_character": _("Text may not contain control characters."),
+    "server_error": _("The server could not handle that message; nothing was changed."),
+    "intent_budget": _("You have left this game too often: wait a few minutes."),
+    "not_legal": _("That action is not one of your legal actions now."),
+    "not_logged_in": _("Log in to play."),
+    "too_many_sockets": _("Too many open connections: close another tab."),
 }
 
 

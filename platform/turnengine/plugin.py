@@ -15,6 +15,9 @@ Conventions shared by every game:
 * **Actions** are small dicts with a ``"type"`` key. A malformed action (wrong shape or types) raises
   :class:`MalformedAction`; a well-formed action the rules forbid now raises :class:`IllegalAction`. Both carry a
   machine-readable ``code`` (the UI translates it) and a readable English ``message``.
+* **Canonical actions**: the engine never stores or broadcasts a client's action object, but its canonical form,
+  :func:`canonical_action`: the listed legal action it names, with only that action's fields and their types. A
+  game may define ``canonical_action(state, seat, action)`` itself; the default matches against ``legal_actions``.
 * **Events** returned by ``apply_action`` are dicts ``{"type": ..., "visible_to": None | [seats], ...}``.
   ``visible_to`` None means public; a list restricts the event to those seats. A seat's game log is built only from
   the events it may see, so events never tell a seat more than its view.
@@ -252,8 +255,63 @@ class GameRules(Protocol):
         """Milliseconds that must pass after the previous action before this one may be applied (a challenge
         grace period); 0 when it may be applied at once. The engine enforces it with its clock."""
 
+    # Optional: ``canonical_action(state, seat, action) -> action``: the canonical form of a seat's action (see
+    # :func:`canonical_action`, whose default matches the action against ``legal_actions``).
     # Optional: ``window_ms(state, seat) -> int | None``. For a seat awaited out of turn (Spicy's decision on a
     # last card), the short window its clock gets instead of its time bank; expiring there is not a fault.
+
+
+def canonical_action(rules: GameRules, state: dict[str, JSON], seat: int, action: JSON) -> dict[str, JSON]:
+    """The canonical form of ``seat``'s ``action``: what the engine applies, stores and broadcasts instead of the
+    client's object. The game's own ``canonical_action`` if it has one, else :func:`canonical_by_legal_actions`.
+    Raises :class:`MalformedAction` or :class:`IllegalAction` (with the rules' own code) when there is none."""
+    own = getattr(rules, "canonical_action", None)
+    if own is not None:
+        return own(state, seat, action)
+    return canonical_by_legal_actions(rules, state, seat, action)
+
+
+def canonical_by_legal_actions(
+    rules: GameRules, state: dict[str, JSON], seat: int, action: JSON
+) -> dict[str, JSON]:
+    """The default canonical form: the listed legal action with the same effect as ``action``.
+
+    An action sent exactly as listed is its own canonical form. Any other is judged by the rules (``apply_action``)
+    first, so a refusal carries their own code (``bid_too_low``,
+    ``not_your_turn``, ``tuck_not_allowed``) and a field they read is never silently dropped. Then the listed
+    actions whose every field the action carries with the same JSON value and type (``True`` is not ``1``, ``2.0``
+    is not ``2``) are tried, the most specific first, and the first that leads to the same state is the canonical
+    form; other fields (junk, Chinese Checkers' ignored ``path``, Perudo's optional ``bid_seq``) are dropped. An
+    action the rules accept in another spelling is the listed action with the same effect."""
+    if not isinstance(action, dict):
+        raise MalformedAction("not_an_object", "an action is a JSON object")
+    legal = rules.legal_actions(state, seat)
+    # Dict equality runs in C but takes True for 1 and 2.0 for 2: each hit is confirmed with same_json.
+    for candidate in legal:
+        if candidate == action and same_json(candidate, action):
+            return candidate  # sent as listed (the usual case): no need to ask the rules
+    spelled_alike = []
+    for fields in sorted({frozenset(candidate) for candidate in legal}, key=len, reverse=True):
+        if fields <= action.keys():
+            projected = {field: action[field] for field in fields}
+            spelled_alike += [c for c in legal if c == projected and same_json(c, projected)]
+    effect, _events = rules.apply_action(state, seat, action)
+    tried = {id(candidate) for candidate in spelled_alike}
+    for candidate in [*spelled_alike, *(candidate for candidate in legal if id(candidate) not in tried)]:
+        if rules.apply_action(state, seat, candidate)[0] == effect:
+            return candidate
+    raise IllegalAction("not_legal", "the action is not one of the seat's legal actions")
+
+
+def same_json(value: JSON, other: JSON) -> bool:
+    """JSON equality that tells types apart: booleans from numbers, integers from floats."""
+    if isinstance(value, list | tuple) and isinstance(other, list | tuple):
+        return len(value) == len(other) and all(map(same_json, value, other))
+    if type(value) is not type(other):
+        return False
+    if isinstance(value, dict):
+        return value.keys() == other.keys() and all(same_json(value[key], other[key]) for key in value)
+    return value == other
 
 
 @dataclass

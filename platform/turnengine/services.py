@@ -27,7 +27,7 @@ from turnengine import bots, clocks, match_sql
 from turnengine.chat import recent_chat
 from turnengine.errors import EngineError, engine_error
 from turnengine.models import Match, MatchAction, Seat
-from turnengine.plugin import CHANCE, RulesError, replay
+from turnengine.plugin import CHANCE, RulesError, canonical_action, replay
 
 
 @dataclass
@@ -85,6 +85,8 @@ def match_commit_action(
         if expected_version != match.version:
             raise engine_error("stale", version=match.version)
         rules = match.rules
+        # From here on the action is the rules' canonical form, never the client's object (stored and broadcast).
+        action = _rules_call(match, canonical_action, rules, match.state, seat, action)
         delay_ms = _rules_call(match, rules.action_delay_ms, match.state, seat, action)
         if delay_ms and match.last_action_at:
             elapsed_ms = (now - match.last_action_at).total_seconds() * 1000

@@ -49,9 +49,12 @@ def match_expire(*, match_id: int, version: int, now: datetime | None = None) ->
 
 
 def seat_reclaim(*, match_id: int, user, now: datetime | None = None) -> services.Update:
-    """An absent player comes back: auto-play stops for their seat."""
+    """An absent player comes back: auto-play stops for their seat. A seat that is not absent changes nothing, and
+    nothing is sent."""
     with transaction.atomic():
         match, seat = services.lock_with_seat(match_id, user)
+        if not match.clock["absent"][seat]:
+            return services.Update()
         match.clock["absent"][seat] = False
         match.clock["timeouts"][seat] = 0
         match.save(update_fields=["clock"])
@@ -59,10 +62,16 @@ def seat_reclaim(*, match_id: int, user, now: datetime | None = None) -> service
 
 
 def seat_leave(*, match_id: int, user, now: datetime | None = None) -> services.Update:
-    """A player leaves a running game: the seat becomes absent (auto-played); in a ranked game it is abandonment."""
+    """A player leaves a running game: the seat becomes absent (auto-played); in a ranked game it is abandonment.
+    Leaving is the one intent besides a move that moves the version, so a seat may leave at most
+    ``TAPETE_SEAT_INTENTS`` times per ``TAPETE_SEAT_INTENT_WINDOW_SECONDS`` (leaving and coming back in a loop
+    would otherwise make every other player's move ``stale``); an absent seat's ``leave`` changes nothing."""
     now = now or timezone.now()
     with transaction.atomic():
         match, seat = services.lock_with_seat(match_id, user)
+        if match.clock["absent"][seat]:
+            return services.Update()
+        spend_intent(match, seat, now)
         match.clock["absent"][seat] = True
         if match.ranked:
             Seat.objects.filter(match=match, index=seat).update(abandoned=True)
@@ -71,6 +80,20 @@ def seat_leave(*, match_id: int, user, now: datetime | None = None) -> services.
     update = services.build_update(match, logged)
     update.frames.update(services.presence_frames(match).frames)
     return update
+
+
+def spend_intent(match: Match, seat: int, now: datetime) -> None:
+    """Count one version-moving intent of ``seat`` in the match's clock (``intents``: per seat, the epoch ms of
+    the recent ones), or refuse it with ``intent_budget`` when the seat has spent its budget."""
+    now_ms = services.epoch_ms(now)
+    since_ms = now_ms - settings.TAPETE_SEAT_INTENT_WINDOW_SECONDS * 1000
+    intents = match.clock.get("intents") or [[] for _ in range(match.num_players)]
+    recent = [moment for moment in intents[seat] if moment > since_ms]
+    if len(recent) >= settings.TAPETE_SEAT_INTENTS:
+        raise engine_error("intent_budget", version=match.version)
+    match.clock["intents"] = [
+        recent + [now_ms] if index == seat else list(times) for index, times in enumerate(intents)
+    ]
 
 
 def match_end_by_vote(*, match_id: int, user, now: datetime | None = None) -> services.Update:

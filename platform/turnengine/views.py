@@ -13,10 +13,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from tapete.params import BadParameter, int_param
 from turnengine.broadcast import RELAY_HEADER, broadcast
 from turnengine.models import Match
 from turnengine.replays import replay_frame, replay_seats
 from turnengine.services import Update, seats_public
+
+MAX_SEATS = 64  # far above any game's seat count: the services check the real range
 
 
 def board_templates(game: str) -> dict:
@@ -64,11 +67,14 @@ def replay(request, match_id: int):
 
 def replay_data(request, match_id: int):
     match = _replayable(match_id)
-    raw_seat, raw_step = request.GET.get("seat", ""), request.GET.get("step", "")
-    seat = int(raw_seat) if raw_seat.isdigit() else None
+    try:
+        seat = int_param(request.GET, "seat", maximum=MAX_SEATS)
+        step = int_param(request.GET, "step")
+    except BadParameter as error:
+        return JsonResponse(error.as_json(), status=400)
     if seat not in replay_seats(match=match, user=request.user):
         return HttpResponseForbidden(_("You may not see this seat's view."))
-    version = int(raw_step) if raw_step.isdigit() else match.version
+    version = match.version if step is None else step
     return JsonResponse(replay_frame(match=match, seat=seat, version=version))
 
 

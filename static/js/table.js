@@ -298,7 +298,10 @@
           this.root.dispatchEvent(new CustomEvent("tapete:closed", { detail: { code: event.code, reason: event.reason } }));
           return;
         }
-        this.showError(_("Connection lost, reconnecting…"));
+        // 4401 not logged in, 4404 no such table: retrying would not help. The error frame sent before the close
+        // already showed why (docs/protocol.md, close codes).
+        if ([4401, 4404].includes(event.code)) return;
+        if (event.code !== 4429) this.showError(_("Connection lost, reconnecting…"));
         setTimeout(() => this.connect(), this.retry);
         this.retry = Math.min(this.retry * 2, 10000);
       });

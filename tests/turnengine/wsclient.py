@@ -27,13 +27,25 @@ session_cookie = database_sync_to_async(make_session_key)
 
 
 async def connect(
-    path: str, user=None, origin: str = "http://testserver"
+    path: str,
+    user=None,
+    origin: str = "http://testserver",
+    client: str | None = None,
+    cookie: str | None = None,
+    accept_language: str | None = None,
 ) -> tuple[WebsocketCommunicator, bool]:
+    """Open ``path`` as ``user`` (a real session cookie; ``cookie`` sends that one instead), from ``client`` (an IP
+    address) if given."""
     headers = [(b"origin", origin.encode()), (b"host", b"testserver")]
+    if accept_language is not None:
+        headers.append((b"accept-language", accept_language.encode()))
     if user is not None:
-        key = await session_cookie(user)
-        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={key}".encode()))
+        cookie = await session_cookie(user)
+    if cookie is not None:
+        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
     communicator = WebsocketCommunicator(application, path, headers=headers)
+    if client is not None:
+        communicator.scope["client"] = [client, 50000]
     connected, _subprotocol = await communicator.connect(timeout=5)
     return communicator, connected
 
@@ -55,3 +67,11 @@ async def drain(communicator: WebsocketCommunicator) -> list[dict]:
     while not await communicator.receive_nothing(timeout=0.05):
         frames.append(await receive(communicator))
     return frames
+
+
+async def closed_with(communicator: WebsocketCommunicator, timeout: float = 5) -> dict:
+    """The close message the server sends next (skipping frames before it)."""
+    while True:
+        output = await communicator.receive_output(timeout)
+        if output["type"] == "websocket.close":
+            return output

@@ -1,0 +1,171 @@
+"""The base of the site's websocket consumers: limits, one parser for client frames, errors, close codes.
+
+:class:`FrameSocket` does for every socket what none should do on its own:
+
+* counts the socket against the limits per user and per IP address (``turnengine.ratelimit``) and refuses one
+  too many with close code 4429;
+* refuses a handshake by **accepting it and then closing** with a code and a reason (4401 not logged in, 4403
+  suspended or banned, 4404 no such table, 4429 too many sockets): a close before the accept reaches a browser as a
+  bare HTTP 403, where the code is lost. The reason also goes first as an ``error`` frame, since daphne does not
+  pass a close frame's reason on;
+* turns every client frame into a typed message through ``turnengine.frames`` (one place for the protocol's
+  shapes), after the user's frame bucket allowed it, and hands it to :meth:`FrameSocket.handle`;
+* answers every refusal with an ``error`` frame and keeps the socket open: an :class:`EngineError` with its code,
+  and any other exception as ``server_error``, logged in one line without the client's payload or a traceback;
+* speaks the user's language (the language cookie, else ``Accept-Language``) in error messages and close reasons.
+
+Close codes and error codes are documented in ``docs/protocol.md``; ``tests/turnengine/test_protocol_doc.py`` checks
+that the document and this module agree.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.http import HttpRequest
+from django.utils import translation
+
+from turnengine import services
+from turnengine.dispatch import DispatchWithoutDatabaseHop
+from turnengine.errors import EngineError, engine_error
+from turnengine.frames import KINDS, ClientMessage, parse_client_frame
+from turnengine.ratelimit import SocketRegister, TokenBucket
+
+logger = logging.getLogger("tapete.websocket")
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_SUSPENDED = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_TOO_MANY_SOCKETS = 4429
+CLOSE_SERVER_ERROR = 1011  # the server failed while opening the socket (logged); try again later
+
+# Each close code's error code: its message is the close reason, and an ``error`` frame with it goes first, because
+# daphne drops the reason of a close frame (its ``serverClose`` sends the code alone).
+CLOSE_ERRORS = {
+    CLOSE_UNAUTHENTICATED: "not_logged_in",
+    CLOSE_SUSPENDED: "suspended",
+    CLOSE_NOT_FOUND: "not_found",
+    CLOSE_TOO_MANY_SOCKETS: "too_many_sockets",
+}
+
+# This process's open sockets and frame buckets (see turnengine.ratelimit).
+REGISTER = SocketRegister()
+
+
+def scope_language(scope: dict) -> str:
+    """The language Django's LocaleMiddleware would pick for this handshake (no i18n URL prefixes here)."""
+    request = HttpRequest()
+    request.COOKIES = scope.get("cookies") or {}
+    for name, value in scope.get("headers") or []:
+        if name == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    return translation.get_language_from_request(request)
+
+
+class FrameSocket(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
+    """Subclasses implement :meth:`open` (after admission; call :meth:`refuse` or ``accept``), :meth:`handle`
+    (one parsed message) and optionally :meth:`closed`; ``kinds`` is the allow-list of client frames."""
+
+    kinds: frozenset[str] = KINDS
+    admitted = False
+
+    async def connect(self) -> None:
+        self.language = scope_language(self.scope)
+        user = self.scope.get("user")
+        self.user_key = f"user:{user.pk}" if user is not None and user.is_authenticated else None
+        client = self.scope.get("client")
+        self.ip_key = f"ip:{client[0]}" if client else None
+        with translation.override(self.language):
+            if not REGISTER.admit(
+                self,
+                user_key=self.user_key,
+                ip=self.ip_key,
+                per_user=settings.TAPETE_WS_SOCKETS_PER_USER,
+                per_ip=settings.TAPETE_WS_SOCKETS_PER_IP,
+            ):
+                await self.refuse(CLOSE_TOO_MANY_SOCKETS)
+                return
+            self.admitted = True
+            rate, burst = settings.TAPETE_WS_RATE_PER_SECOND, settings.TAPETE_WS_RATE_BURST
+            key = self.user_key or self.ip_key
+            # Without a user or an address (a test's scope) the socket gets a bucket of its own.
+            self.bucket = REGISTER.bucket(key, rate=rate, burst=burst) if key else TokenBucket(rate, burst)
+            try:
+                await self.open()
+            except Exception as error:  # noqa: BLE001  (logged in one line; the client gets a clean close)
+                self.log_failure(None, error)
+                await self.close(code=CLOSE_SERVER_ERROR)
+
+    async def open(self) -> None:
+        await self.accept()
+
+    async def refuse(self, code: int) -> None:
+        """Accept, then close with ``code``, so the client can tell the cases apart."""
+        await self.accept()
+        await self.close_with(code)
+
+    async def close_with(self, code: int) -> None:
+        """Close with ``code`` and its reason, sent first as an ``error`` frame (see ``CLOSE_ERRORS``)."""
+        error = engine_error(CLOSE_ERRORS[code])
+        await self.send_error(error)
+        await self.close(code=code, reason=error.message)
+
+    async def disconnect(self, code: int) -> None:
+        if self.admitted:
+            self.admitted = False
+            REGISTER.release(self, user_key=self.user_key, ip=self.ip_key)
+        await self.closed()
+
+    async def closed(self) -> None:
+        """The socket closed: undo what :meth:`open` did."""
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        with translation.override(self.language):
+            if not self.bucket.allow():
+                await self.send_error(engine_error("rate_limited"))
+                return
+            message: ClientMessage | None = None
+            try:
+                message = parse_client_frame(
+                    text_data, bytes_data, max_bytes=settings.TAPETE_WS_MAX_FRAME_BYTES, kinds=self.kinds
+                )
+                await self.handle(message)
+            except EngineError as error:
+                await self.send_error(error)
+            except Exception as error:  # noqa: BLE001  (a frame must never kill the socket)
+                self.log_failure(message, error)
+                await self.send_error(engine_error("server_error"))
+
+    async def handle(self, message: ClientMessage) -> None:
+        raise engine_error("unknown_frame")
+
+    def log_failure(self, message: ClientMessage | None, error: Exception) -> None:
+        """One line: where it failed and the exception's class. Neither the frame nor the exception's text (which
+        may quote the frame, as PostgreSQL's errors do) is logged."""
+        where = traceback.extract_tb(error.__traceback__)[-1]
+        logger.error(
+            "%s: %s failed with %s at %s:%s (%s)",
+            type(self).__name__,
+            f"{type(message).__name__} frame" if message is not None else "handshake or unparsed frame",
+            type(error).__name__,
+            where.filename,
+            where.lineno,
+            self.user_key or self.ip_key,
+        )
+
+    async def send_error(self, error: EngineError) -> None:
+        await self.send(text_data=services.encode_frame("error", error.version, error.as_frame_data()))
+
+    async def frame_relay(self, message: dict) -> None:
+        """A frame committed elsewhere (``turnengine.broadcast``), for this socket's groups."""
+        await self.send(text_data=message["text"])
+
+
+class NotFoundSocket(FrameSocket):
+    """Every websocket path the site does not serve, and table paths whose id is not a table id: close 4404."""
+
+    async def open(self) -> None:
+        await self.refuse(CLOSE_NOT_FOUND)

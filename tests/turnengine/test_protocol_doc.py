@@ -1,0 +1,56 @@
+"""docs/protocol.md and the code agree: every close code and every error code the server sends is in the document's
+tables, and the document lists none that the server does not send."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from turnengine.errors import MESSAGES
+from turnengine.frames import KINDS
+from turnengine.sockets import CLOSE_ERRORS, CLOSE_SERVER_ERROR
+
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+CODES_SET_OUTSIDE_MESSAGES = {"muted"}  # turnengine.chat: its message names the end of the mute
+
+
+def table_codes(heading: str) -> set[str]:
+    """The backticked codes in the first column of the table under ``heading``."""
+    section = DOC.split(heading, 1)[1]
+    rows = re.findall(r"^\| (.+?) \|", section.split("\n\n", 2)[1], flags=re.MULTILINE)
+    return {code for row in rows for code in re.findall(r"`([^`]+)`", row)}
+
+
+def test_the_close_codes_table_matches_the_code():
+    assert table_codes("### Close codes") == {str(code) for code in [*CLOSE_ERRORS, CLOSE_SERVER_ERROR]}
+
+
+def test_the_error_codes_table_matches_the_code():
+    assert table_codes("### Error codes") == set(MESSAGES) | CODES_SET_OUTSIDE_MESSAGES
+
+
+def test_the_client_frames_table_lists_every_kind_the_parser_accepts():
+    assert table_codes("### Client → server") - {"t"} == set(KINDS)
+
+
+def test_the_documented_limits_are_the_settings(settings):
+    limits = " ".join(DOC.split("Limits (settings in brackets)", 1)[1].split("\n\n", 1)[0].split())
+    assert f"over {settings.TAPETE_WS_MAX_FRAME_BYTES // 1024} KiB" in limits
+    assert f"more than {settings.TAPETE_WS_RATE_PER_SECOND:g} frames a second" in limits
+    assert f"bursts of {settings.TAPETE_WS_RATE_BURST}," in limits
+    assert f"{settings.TAPETE_WS_SOCKETS_PER_USER} open sockets per user" in limits
+    assert f"{settings.TAPETE_WS_SOCKETS_PER_IP} per IP address" in limits
+    window_minutes = settings.TAPETE_SEAT_INTENT_WINDOW_SECONDS // 60
+    assert f"at most {settings.TAPETE_SEAT_INTENTS} times in {window_minutes} minutes" in limits
+
+
+def test_every_close_reason_fits_in_a_close_frame():
+    from django.utils import translation
+
+    from turnengine.errors import MESSAGES
+    from turnengine.sockets import CLOSE_ERRORS
+
+    for language in ("en", "fr", "it"):
+        with translation.override(language):
+            for code in CLOSE_ERRORS.values():
+                assert len(str(MESSAGES[code]).encode()) <= 123  # RFC 6455: a close frame's reason

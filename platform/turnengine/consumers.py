@@ -48,7 +48,7 @@ class MatchConsumer(FrameSocket):
         if await database_sync_to_async(is_locked_out)(user):
             await self.accept()  # accepted, so that the page can read why (a refused handshake says nothing)
             if not await self.close_sanctioned(None):
-                await self.close_with(CLOSE_SUSPENDED)  # lifted meanwhile: a plain refusal, the page reloads
+                await self.close_with(CLOSE_SUSPENDED)  # lifted meanwhile: the plain refusal
             return
         found = await database_sync_to_async(self._resolve)()
         if not found:

@@ -1,4 +1,4 @@
-""""Play again" from a result screen: one table for the same players, options, time control and computer players.
+""" "Play again" from a result screen: one table for the same players, options, time control and computer players.
 
 The first player to accept opens it (and becomes its creator); the computer players take their old seats at once;
 each other player who accepts takes their old seat. As soon as every human player of the old table has accepted,

@@ -132,7 +132,7 @@
       if (player.left) return _("left the game");
       if (player.absent || (clock && clock.absent[player.seat])) return _("absent: played by the computer");
       if (player.online || player.bot) return "";
-      if (player.offline_since === null || player.offline_since === undefined) return _("not connected");
+      if (player.offline_since === null || player.offline_since === undefined) return _("offline");
       const away = Math.max(0, this.serverNow() - player.offline_since);
       const words = away < RECONNECTING_MS ? _("reconnecting…") : fmt(_("disconnected since %s"), [formatDuration(away)]);
       const grace = clock && clock.kind === "realtime" && clock.grace_ms ? clock.grace_ms - away : null;

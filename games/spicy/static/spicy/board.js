@@ -597,12 +597,15 @@
     const live = ctx.live && ctx.seat !== null;
     board.replaceChildren(el("div", { class: `spicy-board phase-${view.phase}`, "data-phase": view.phase },
       scoresPanel(el, view, ctx),
-      view.result ? null : el("p", { class: `spicy-status${view.current === ctx.seat && live ? " my-turn" : ""}`, "data-status": "", "data-key": "status", tabindex: "-1" }, statusText(view, data, ctx)),
-      seatsPanel(el, view, ctx),
-      el("div", { class: "spicy-table" }, stackPanel(el, view, ctx, ui), revealPanel(el, view, ctx), drawPanel(el, view)),
-      live ? actionsPanel(el, view, data, ctx, ui) : null,
-      handPanel(el, board, view, data, ctx, ui),
-      variantsPanel(el, view)));
+      // Two columns on a wide, low board (board.css): the table on the left, your hand and moves on the right.
+      el("div", { class: "spicy-side spicy-left" },
+        seatsPanel(el, view, ctx),
+        el("div", { class: "spicy-table" }, stackPanel(el, view, ctx, ui), revealPanel(el, view, ctx), drawPanel(el, view)),
+        variantsPanel(el, view)),
+      el("div", { class: "spicy-side spicy-right" },
+        view.result ? null : el("p", { class: `spicy-status${view.current === ctx.seat && live ? " my-turn" : ""}`, "data-status": "", "data-key": "status", tabindex: "-1" }, statusText(view, data, ctx)),
+        live ? actionsPanel(el, view, data, ctx, ui) : null,
+        handPanel(el, board, view, data, ctx, ui))));
     // Keep keyboard focus on the same control; if it is gone (the card was played), move it to the status line.
     if (focused) (board.querySelector(`[data-key="${focused}"]`) || board.querySelector("[data-status]"))?.focus();
   }

@@ -278,9 +278,13 @@
       "Challenge window: %(name)s may play in %(seconds)s seconds.", seconds), { name: mover, seconds });
   }
 
-  function revealPanel(el, view, ctx) {
+  // The last challenge lies over the felt (it never pushes your hand down) until a card lands on the new stack
+  // or the player hides it (✕).
+  function revealKey(last) { return `${last.challenger}:${last.owner}:${last.card}:${last.stack_count}`; }
+
+  function revealPanel(el, view, ctx, ui) {
     const last = view.last_challenge;
-    if (!last) return null;
+    if (!last || view.stack_size > 0 || (ui && ui.hiddenReveal === revealKey(last))) return null;
     const outcome = last.challenger_won
       ? _("%(challenger)s was right and takes the stack (%(count)s).")
       : _("%(owner)s's claim held: %(owner)s takes the stack (%(count)s).");
@@ -293,7 +297,11 @@
         count: named(ngettext("%(count)s card", "%(count)s cards", last.stack_count), { count: last.stack_count }) }),
     ];
     return el("section", { class: `spicy-reveal ${last.challenger_won ? "challenger-won" : "owner-won"}`, "aria-labelledby": "spicy-reveal-title" },
-      el("h2", { id: "spicy-reveal-title", class: "spicy-title", text: _("Last challenge") }),
+      el("div", { class: "spicy-reveal-head" },
+        el("h2", { id: "spicy-reveal-title", class: "spicy-title", text: _("Last challenge") }),
+        ui ? el("button", { type: "button", class: "secondary spicy-reveal-hide", "data-key": "reveal-hide",
+          "aria-label": _("Hide the reveal"), text: "✕",
+          onclick: () => { ui.hiddenReveal = revealKey(last); redraw(document.querySelector('[data-game="spicy"] [data-board]')); } }) : null),
       el("div", { class: "spicy-reveal-body" },
         el("div", { class: "spicy-flipper", "data-reveal": "" },
           el("span", { class: "spicy-card flip-front", role: "img", "aria-label": named(_("Revealed card: %(card)s"), { card: cardName(last.card) }),
@@ -534,7 +542,7 @@
     return el("section", { class: "spicy-scores", "aria-labelledby": "spicy-scores-title" },
       el("h2", { id: "spicy-scores-title", class: "spicy-title", text: _("Final scores") }),
       el("p", { text: named(_("The game ended: %(reason)s."), { reason }) }),
-      el("div", { class: "table-scroll" }, el("table", {},
+      el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": _("Final scores") }, el("table", {},
         el("thead", {}, el("tr", {}, ...[_("Player"), _("Cards won"), _("Trophies"), _("Cards in hand"), _("Score")]
           .map((title) => el("th", { scope: "col", text: title })))),
         el("tbody", {}, ...rows))));
@@ -600,7 +608,7 @@
       // Two columns on a wide, low board (board.css): the table on the left, your hand and moves on the right.
       el("div", { class: "spicy-side spicy-left" },
         seatsPanel(el, view, ctx),
-        el("div", { class: "spicy-table" }, stackPanel(el, view, ctx, ui), revealPanel(el, view, ctx), drawPanel(el, view)),
+        el("div", { class: "spicy-table" }, stackPanel(el, view, ctx, ui), revealPanel(el, view, ctx, ui), drawPanel(el, view)),
         variantsPanel(el, view)),
       el("div", { class: "spicy-side spicy-right" },
         view.result ? null : el("p", { class: `spicy-status${view.current === ctx.seat && live ? " my-turn" : ""}`, "data-status": "", "data-key": "status", tabindex: "-1" }, statusText(view, data, ctx)),

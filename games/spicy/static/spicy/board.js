@@ -542,7 +542,7 @@
     return el("section", { class: "spicy-scores", "aria-labelledby": "spicy-scores-title" },
       el("h2", { id: "spicy-scores-title", class: "spicy-title", text: _("Final scores") }),
       el("p", { text: named(_("The game ended: %(reason)s."), { reason }) }),
-      el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": _("Final scores") }, el("table", {},
+      el("div", { class: "table-scroll", tabindex: "0", role: "group", "aria-label": _("Score table") }, el("table", {},
         el("thead", {}, el("tr", {}, ...[_("Player"), _("Cards won"), _("Trophies"), _("Cards in hand"), _("Score")]
           .map((title) => el("th", { scope: "col", text: title })))),
         el("tbody", {}, ...rows))));

@@ -227,3 +227,55 @@ def test_the_replay_controls_stay_on_one_line_on_a_phone(browser, live_url, seat
         assert not errors
     finally:
         context.close()
+
+
+@pytest.fixture
+def relayed_server(live_url, transactional_db):
+    """A daphne process and a Celery worker on the test database: the worker's deadline tasks reach the
+    browsers through the server's relay (the embedded default) or Redis."""
+    import os
+
+    from tests.e2e.conftest import _database_url
+    from tests.servers import celery_worker, daphne_servers
+
+    token = "e2e-relay-token"
+    env = {"DATABASE_URL": _database_url(), "DJANGO_DEBUG": "true", "TAPETE_RELAY_TOKEN": token}
+    if os.environ.get("REDIS_URL"):
+        env["REDIS_URL"] = os.environ["REDIS_URL"]
+    with daphne_servers(1, env) as (port,):
+        url = f"http://127.0.0.1:{port}"
+        with celery_worker({**env, "TAPETE_RELAY_URL": f"{url}/internal/relay/"}, beat=False):
+            yield url
+
+
+def test_a_closed_browser_shows_in_words_and_the_computer_plays_after_the_grace(
+    browser, relayed_server, seat_users
+):
+    match, users = _table(seat_users, "chinesecheckers", grace_seconds=3)
+    gone_seat = _awaited(match)
+    stays = users[1 - gone_seat]
+    gone_context, gone_page, _errors = _login(browser, relayed_server, users[gone_seat])
+    context, page, errors = _login(browser, relayed_server, stays)
+    try:
+        _open(gone_page, match)
+        _open(page, match)
+        conn = f"[data-conn-seat='{gone_seat}']"
+        page.wait_for_function(f"document.querySelector(\"{conn}\").textContent === ''")
+        assert "0:03" in page.inner_text("[data-grace-note]")
+        gone_context.close()
+        page.wait_for_function(
+            f"document.querySelector(\"{conn}\").textContent.includes('reconnecting')", timeout=5000
+        )
+        page.wait_for_selector("[data-log] li.notice", timeout=5000)
+        assert "lost the connection" in page.inner_text("[data-log]")
+        # the grace runs out: the computer moves for the absent seat, and it is the other player's turn
+        page.wait_for_selector(".cc-control", timeout=15_000)
+        assert "the computer played for them" in page.inner_text("[data-log]")
+        page.wait_for_function(
+            f"document.querySelector(\"{conn}\").textContent.includes('disconnected since')", timeout=8000
+        )
+        match.refresh_from_db()
+        assert match.rules.awaited(match.state) == {1 - gone_seat}
+        assert not errors
+    finally:
+        context.close()

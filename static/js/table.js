@@ -417,7 +417,7 @@
       const delta = change ? change.delta : null;
       return el("tr", { class: first ? "first" : null, "data-result-seat": seat },
         el("td", { class: "place", text: ordinal(place) }),
-        el("th", { scope: "row" }, `${first ? "🏆 " : ""}${this.name(seat)}${seat === this.ctx.seat ? ` (${_("you")})` : ""}`,
+        el("th", { scope: "row" }, `${first ? "★ " : ""}${this.name(seat)}${seat === this.ctx.seat ? ` (${_("you")})` : ""}`,
           ...notes.map((note) => el("span", { class: "note", text: note }))),
         el("td", { text: score }),
         data.rating_changes ? el("td", {}, change ? el("span", {},
@@ -476,7 +476,7 @@
             el("tbody", {}, ...rows)),
           this.rematch ? el("p", { class: "rematch-note", text: fmt(_("Ready to play again: %s."), [this.rematch.accepted.join(", ")]) }) : null];
       }
-      box.replaceChildren(...content, el("div", { class: "actions" }, ...buttons));
+      box.replaceChildren(...content.filter(Boolean), el("div", { class: "actions" }, ...buttons));
       layer.hidden = false;
       this.root.classList.remove("result-closed");
       this.ensureShowResult();
@@ -500,7 +500,7 @@
       const hash = this.root.querySelector("[data-seed-hash]");
       if (hash && this.data) hash.textContent = this.data.seed_hash;
       const seed = this.root.querySelector("[data-seed]");
-      if (seed && this.data && this.data.seed) { seed.textContent = this.data.seed; seed.closest("[hidden]")?.removeAttribute("hidden"); }
+      if (seed && this.data && this.data.seed) { seed.textContent = this.data.seed; seed.closest("p").hidden = false; }
     }
 
     render(newEvents) {

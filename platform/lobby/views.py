@@ -180,8 +180,10 @@ def table_start(request, match_id: int):
 @login_required
 @require_POST
 def table_rematch(request, match_id: int):
-    """"Play again" on a result screen: take a seat at the same table's rematch (it starts once everyone is in)."""
-    done, result = _run(request, match_id, lambda: rematch.table_rematch(user=request.user, match_id=match_id))
+    """ "Play again" on a result screen: take a seat at the same table's rematch (it starts once everyone is in)."""
+    done, result = _run(
+        request, match_id, lambda: rematch.table_rematch(user=request.user, match_id=match_id)
+    )
     if not done:
         return redirect("lobby:table", match_id=match_id)
     new, update = result

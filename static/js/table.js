@@ -28,7 +28,7 @@
   function el(tag, attributes, ...children) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attributes || {})) {
-      if (key === "class") node.className = value;
+      if (key === "class") { if (value) node.className = value; }
       else if (key === "text") node.textContent = value;
       else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
       else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value);
@@ -430,8 +430,9 @@
       const box = this.root.querySelector("[data-result]");
       if (!box || !layer) return;
       const data = this.data;
-      const over = data && (data.status === "finished" || data.status === "aborted") && this.live;
-      if (!over) { layer.hidden = true; return; }
+      // Live: once the table is over. In a replay: at its last step (the bar's step controls stay usable).
+      const over = data && (data.status === "finished" || data.status === "aborted") && (this.live || data.result);
+      if (!over) { layer.hidden = true; this.resultShownFor = null; this.resultClosed = false; return; }
       if (this.resultShownFor === data.status && this.resultClosed) return;
       this.resultShownFor = data.status;
       const lobby = this.root.dataset.lobbyUrl;
@@ -442,7 +443,7 @@
           el("button", { type: "submit", "data-play-again": "", text: _("Play again") })));
       }
       if (lobby) buttons.push(el("a", { class: "button secondary", href: lobby, "data-back-to-lobby": "", text: _("Back to the lobby") }));
-      if (data.status === "finished" && this.root.dataset.replayUrl) {
+      if (data.status === "finished" && this.live && this.root.dataset.replayUrl) {
         buttons.push(el("a", { class: "button secondary", href: this.root.dataset.replayUrl, text: _("Watch the replay") }));
       }
       buttons.push(el("button", { type: "button", class: "secondary", "data-close-result": "", text: _("Look at the board"),
@@ -450,7 +451,7 @@
       let content;
       if (data.status === "aborted") {
         content = [el("h2", { id: "result-title", text: _("This table was stopped") }),
-          el("p", { class: "reason", text: data.result && data.result.reason === "cancelled"
+          el("p", { class: "reason", text: !data.view  // closed before it started
             ? _("It was cancelled before the end: no result and no rating change.")
             : _("It was aborted before the end: no result and no rating change. The clocks are stopped.") })];
       } else {

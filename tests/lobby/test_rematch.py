@@ -5,14 +5,18 @@ import pytest
 from lobby import rematch
 from lobby import services as lobby
 from lobby.errors import LobbyError
-from tests.conftest import play_to_the_end
+from turnengine import timers
 from turnengine.models import Match
 
 pytestmark = pytest.mark.django_db
 
 
 def _finish(match, users):
-    return play_to_the_end(match, users)
+    """A quick end: the second player leaves, the first ends the table."""
+    timers.seat_leave(match_id=match.pk, user=users[1])
+    timers.match_end_by_vote(match_id=match.pk, user=users[0])
+    match.refresh_from_db()
+    return match
 
 
 def test_play_again_against_the_computer_starts_at_once_with_the_same_bot(make_user):

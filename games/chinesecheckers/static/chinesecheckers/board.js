@@ -666,5 +666,11 @@
 
   function scoreTitle() { return _("Score (of 120)"); }
 
-  Tapete.registerGame("chinesecheckers", { render, describe, animate, reason, scoreTitle });
+  function score(seat, data) {
+    const summary = ((data.view || {}).seats || [])[seat];
+    return summary ? fmt(ngettext("%(score)s · %(home)s marble home", "%(score)s · %(home)s marbles home", summary.home),
+      { score: summary.score, home: summary.home }) : "";
+  }
+
+  Tapete.registerGame("chinesecheckers", { render, describe, animate, reason, score, scoreTitle });
 })();

@@ -188,6 +188,9 @@
     board.replaceChildren(parts.root);
     ui.board = board;
     ui.parts = parts;
+    // The finger-target check depends on the size the star is drawn at: look again when the space changes.
+    new ResizeObserver(() => { if (ui.data && ui.data.view && ui.parts === parts) drawActions(parts, ui.data.view); })
+      .observe(parts.stage);
     return parts;
   }
 

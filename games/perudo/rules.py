@@ -145,6 +145,7 @@ FIRST_PLAYER = "first_player"  # chance: the random pick or a roll-off
 ROLL = "roll"  # chance: everyone rolls for the next round
 BIDDING = "bidding"  # players bid, call Dudo or Calza
 OVER = "over"
+REVEAL_PAUSE_MS = 3000  # the clocks wait this long after a reveal (engine: reveal_pause_ms)
 
 CHANCE_ACTIONS = frozenset({"first_player", "roll_off", "roll"})
 PLAYER_ACTIONS = frozenset({"bid", "dudo", "calza", "declare_palifico"})
@@ -247,6 +248,10 @@ class PerudoRules:
 
     def action_delay_ms(self, state: State, seat: int, action: Action) -> int:
         return 0
+
+    def reveal_pause_ms(self, events: list[Event]) -> int:
+        """After a Dudo or a Calza every cup is lifted: the next round's clocks wait while the table shows it."""
+        return REVEAL_PAUSE_MS if any(event["type"] in ("dudo", "calza") for event in events) else 0
 
     # --- chance ---------------------------------------------------------------------------------------------
 

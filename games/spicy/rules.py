@@ -195,6 +195,7 @@ SETUP = "setup"
 TURN = "turn"
 LAST_CARD = "last_card"
 OVER = "over"
+REVEAL_PAUSE_MS = 3000  # the clocks wait this long after a reveal (engine: reveal_pause_ms)
 
 TROPHIES = 3
 TROPHY_POINTS = 10
@@ -1008,6 +1009,10 @@ class SpicyRules:
         if action["type"] == "play" or _active(state, COPY_CAT):
             return grace
         return 0
+
+    def reveal_pause_ms(self, events: list[Event]) -> int:
+        """After a challenge the card is turned over: the next clocks wait while the table shows it."""
+        return REVEAL_PAUSE_MS if any(event["type"] == "challenge" for event in events) else 0
 
     def window_ms(self, state: State, seat: int) -> int | None:
         """The clock of an opponent awaited on a last card is the challenge grace period, not their time bank

@@ -29,4 +29,6 @@ MESSAGES = {
     "range_needs_ranked": _("Only ranked tables can be restricted to a rating range."),
     "invalid_range": _("The minimum rating is above the maximum."),
     "rating_out_of_range": _("Your rating is outside this table's range."),
+    "not_finished": _("This game is not over yet."),
+    "invalid_grace": _("The grace for a disconnected player must be between 1 and 600 seconds."),
 }

@@ -88,6 +88,18 @@ class TableForm(forms.Form):
         ),
     )
 
+    disconnect_grace = forms.IntegerField(
+        label=_("Grace for a disconnected player (seconds)"),
+        min_value=clocks.MIN_GRACE_MS // clocks.SECOND,
+        max_value=clocks.MAX_GRACE_MS // clocks.SECOND,
+        initial=clocks.DEFAULT_GRACE_MS // clocks.SECOND,
+        required=False,
+        help_text=_(
+            "Real time only: when a player whose turn it is has lost the connection, the computer plays for them "
+            "after this many seconds, until they are back."
+        ),
+    )
+
     def __init__(self, rules, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.rules = rules
@@ -114,6 +126,8 @@ class TableForm(forms.Form):
         if cleaned["ranked"] and clocks.PROFILES[cleaned["time_control"]].kind == clocks.NO_LIMIT:
             self.add_error("time_control", _("Ranked tables need a time limit."))
             return cleaned
+        if cleaned.get("disconnect_grace") is None:
+            cleaned["disconnect_grace"] = clocks.DEFAULT_GRACE_MS // clocks.SECOND
         options = {option.name: cleaned.get(OPTION_PREFIX + option.name) for option in self.rules.options}
         for option in self.rules.options:
             if option.kind == "int" and options[option.name] is None and not option.nullable:

@@ -27,10 +27,12 @@ def table_create(
     min_rating: int | None = None,
     max_rating: int | None = None,
     ip_address: str | None = None,
+    grace_seconds: int = clocks.DEFAULT_GRACE_MS // clocks.SECOND,
 ) -> Match:
     """Open a table; the creator takes seat 0. Options are normalized by the game (invalid ones are refused);
     ``time_control`` names a clock profile (no limit only for friendly tables); a ranked table may be restricted
-    to players rated between ``min_rating`` and ``max_rating``."""
+    to players rated between ``min_rating`` and ``max_rating``; ``grace_seconds`` is how long a disconnected
+    player keeps their turn in real time before the computer plays it (``turnengine.clocks``)."""
     if is_locked_out(user):
         raise LobbyError("suspended")
     if time_control not in clocks.PROFILES:
@@ -39,6 +41,8 @@ def table_create(
         raise LobbyError("ranked_needs_clock")
     if (min_rating is not None or max_rating is not None) and not ranked:
         raise LobbyError("range_needs_ranked")
+    if not clocks.MIN_GRACE_MS <= grace_seconds * clocks.SECOND <= clocks.MAX_GRACE_MS:
+        raise LobbyError("invalid_grace")
     if min_rating is not None and max_rating is not None and min_rating > max_rating:
         raise LobbyError("invalid_range")
     try:
@@ -56,7 +60,7 @@ def table_create(
             num_players=num_players,
             ranked=ranked,
             created_by=user,
-            time_control=clocks.profile_json(time_control),
+            time_control=clocks.profile_json(time_control, grace_seconds * clocks.SECOND),
             min_rating=min_rating,
             max_rating=max_rating,
         )

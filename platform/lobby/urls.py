@@ -15,5 +15,6 @@ urlpatterns = [
     path("table/<int:match_id>/bot/", views.table_add_bot, name="add_bot"),
     path("table/<int:match_id>/cancel/", views.table_cancel, name="cancel"),
     path("table/<int:match_id>/start/", views.table_start, name="start"),
+    path("table/<int:match_id>/again/", views.table_rematch, name="rematch"),
     path("invite/<str:token>/", views.invite, name="invite"),
 ]

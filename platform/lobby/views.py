@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from lobby import selectors, services
+from lobby import rematch, selectors, services
 from lobby.errors import LobbyError
 from lobby.forms import TableForm
 from lobby.notify import lobby_changed
@@ -80,6 +80,7 @@ def table_create(request, game: str):
             min_rating=form.cleaned_data["min_rating"],
             max_rating=form.cleaned_data["max_rating"],
             ip_address=request.META.get("REMOTE_ADDR"),
+            grace_seconds=form.cleaned_data["disconnect_grace"],
         )
     except LobbyError as error:
         messages.error(request, error.message)
@@ -190,3 +191,20 @@ def table_start(request, match_id: int):
     if started:
         broadcast_sync(update)
     return redirect("lobby:table", match_id=match_id)
+
+
+@login_required
+@require_POST
+def table_rematch(request, match_id: int):
+    """ "Play again" on a result screen: take a seat at the same table's rematch (it starts once everyone is in)."""
+    done, result = _run(
+        request, match_id, lambda: rematch.table_rematch(user=request.user, match_id=match_id)
+    )
+    if not done:
+        return redirect("lobby:table", match_id=match_id)
+    new, update = result
+    if update is not None:
+        broadcast_sync(update)
+    lobby_changed(new)
+    broadcast_sync(rematch.rematch_notice(old=new.rematch_of, new=new))
+    return redirect("lobby:table", match_id=new.pk)

@@ -10,8 +10,21 @@ Profiles (chosen at table creation, copied onto the match):
 Out-of-turn decisions that the game awaits from several seats at once (Spicy's "no challenge" on a last card) use
 the game's own short window instead of the bank (``window_ms`` of the rules), and expiring there is not a fault.
 
-The clock JSON: ``bank`` (ms left per seat), ``since`` (when each seat's clock started, or None), ``window``
-(the window of a seat awaited out of turn, or None), ``timeouts`` (consecutive timeouts), ``absent`` (flags).
+Disconnection (real time only): a seat whose sockets are all gone is ``offline`` from that moment. If the game
+awaits it, its deadline becomes the disconnection plus the table's **grace** (``grace_ms`` of the time control,
+30 s by default) when that comes before its bank runs out; once the grace has passed, the engine plays for the seat
+at once whenever the game awaits it (as for an absent seat), until the player reconnects. Turn-based tables keep
+their hours: a player may well close the browser between two moves.
+
+Reveal pause: after a reveal the players need to see (a Dudo, a challenge), the rules may ask for a short pause
+(``reveal_pause_ms`` of the rules): the clocks that start then start that much later, so nobody's time runs while
+the table shows the reveal.
+
+The clock JSON: ``bank`` (ms left per seat), ``since`` (when each seat's clock started, or None; in the future
+during a reveal pause), ``window`` (the window of a seat awaited out of turn, or None), ``timeouts`` (consecutive
+timeouts), ``absent`` (flags), ``offline`` (when the seat's last socket closed, or None), ``left`` (the player left
+the game: only ``back`` brings them back). Clocks stored before ``offline`` and ``left`` existed read as all None /
+False.
 """
 
 from __future__ import annotations
@@ -23,6 +36,8 @@ from turnengine.plugin import gettext_noop
 REALTIME, TURN_BASED, NO_LIMIT = "realtime", "turnbased", "none"
 SECOND, MINUTE, HOUR = 1000, 60_000, 3_600_000
 TIMEOUTS_BEFORE_ABSENT = 2
+DEFAULT_GRACE_MS = 30 * SECOND
+MIN_GRACE_MS, MAX_GRACE_MS = 1 * SECOND, 10 * MINUTE
 
 
 @dataclass(frozen=True)
@@ -32,13 +47,15 @@ class TimeControl:
     increment_ms: int = 0
     cap_ms: int = 0
     label: str = ""
+    grace_ms: int = 0  # real time: how long a disconnected seat the game awaits keeps its turn (0: its bank)
 
     def to_json(self) -> dict:
         return {key: value for key, value in asdict(self).items() if key != "label"}
 
     @classmethod
     def from_json(cls, data: dict) -> TimeControl:
-        return cls(**{key: data[key] for key in ("kind", "bank_ms", "increment_ms", "cap_ms") if key in data})
+        keys = ("kind", "bank_ms", "increment_ms", "cap_ms", "grace_ms")
+        return cls(**{key: data[key] for key in keys if key in data})
 
 
 PROFILES: dict[str, TimeControl] = {
@@ -58,9 +75,12 @@ PROFILES: dict[str, TimeControl] = {
 DEFAULT_PROFILE = "normal"
 
 
-def profile_json(name: str) -> dict:
-    """What a match stores: the profile's name and its settings (so later changes to a profile leave it alone)."""
-    return {"profile": name, **PROFILES[name].to_json()}
+def profile_json(name: str, grace_ms: int = DEFAULT_GRACE_MS) -> dict:
+    """What a match stores: the profile's name and its settings (so later changes to a profile leave it alone),
+    with the table's disconnection grace on real-time profiles."""
+    control = PROFILES[name].to_json()
+    control["grace_ms"] = grace_ms if control["kind"] == REALTIME else 0
+    return {"profile": name, **control}
 
 
 def initial_clock(control: TimeControl, num_players: int) -> dict:
@@ -70,7 +90,43 @@ def initial_clock(control: TimeControl, num_players: int) -> dict:
         "window": [None] * num_players,
         "timeouts": [0] * num_players,
         "absent": [False] * num_players,
+        "offline": [None] * num_players,
+        "left": [False] * num_players,
     }
+
+
+def offline_since(clock: dict, seat: int) -> int | None:
+    return (clock.get("offline") or [None] * len(clock["bank"]))[seat]
+
+
+def has_left(clock: dict, seat: int) -> bool:
+    return bool((clock.get("left") or [False] * len(clock["bank"]))[seat])
+
+
+def set_offline(clock: dict, seat: int, since_ms: int | None) -> None:
+    """Mark a seat disconnected since ``since_ms`` (None: connected again); upgrades an older clock in place."""
+    clock.setdefault("offline", [None] * len(clock["bank"]))[seat] = since_ms
+
+
+def set_left(clock: dict, seat: int, left: bool) -> None:
+    clock.setdefault("left", [False] * len(clock["bank"]))[seat] = left
+
+
+def grace_end(clock: dict, control: TimeControl, seat: int) -> int | None:
+    """When a disconnected real-time seat's grace ends (epoch ms), or None if no grace applies to it."""
+    offline = offline_since(clock, seat)
+    if control.kind != REALTIME or not control.grace_ms or offline is None:
+        return None
+    return offline + control.grace_ms
+
+
+def played_for(clock: dict, control: TimeControl, seat: int, now_ms: int) -> bool:
+    """Whether the engine plays for ``seat`` at once when the game awaits it: absent, or disconnected beyond
+    the grace."""
+    if clock["absent"][seat]:
+        return True
+    end = grace_end(clock, control, seat)
+    return end is not None and end <= now_ms
 
 
 def transition(
@@ -82,9 +138,11 @@ def transition(
     actor: int | None,
     now_ms: int,
     windows: dict[int, int | None],
+    pause_ms: int = 0,
 ) -> dict:
     """The clock after a committed transition: seats no longer awaited stop (real time: the time used is taken
-    from the bank, and the seat that moved gets the increment), newly awaited seats start."""
+    from the bank, and the seat that moved gets the increment), newly awaited seats start (``pause_ms`` later,
+    after a reveal)."""
     clock = {key: list(value) for key, value in clock.items()}
     for seat in sorted(before | after):
         running = clock["since"][seat] is not None
@@ -92,13 +150,13 @@ def transition(
             _stop(clock, control, seat, now_ms, moved=seat == actor)
             running = False
         if seat in after and not running:
-            _start(clock, control, seat, now_ms, windows.get(seat))
+            _start(clock, control, seat, now_ms + pause_ms, windows.get(seat))
     return clock
 
 
 def _stop(clock: dict, control: TimeControl, seat: int, now_ms: int, *, moved: bool) -> None:
     if control.kind == REALTIME and clock["window"][seat] is None:
-        used = now_ms - clock["since"][seat]
+        used = max(0, now_ms - clock["since"][seat])  # a move during a reveal pause uses no time
         clock["bank"][seat] = max(0, clock["bank"][seat] - used)
         if moved:
             clock["bank"][seat] = min(control.cap_ms, clock["bank"][seat] + control.increment_ms)
@@ -125,6 +183,9 @@ def deadlines(clock: dict, control: TimeControl) -> dict[int, int]:
             result[seat] = since + clock["bank"][seat]
         elif control.kind == TURN_BASED:
             result[seat] = since + control.bank_ms
+        end = grace_end(clock, control, seat)
+        if end is not None and seat in result:
+            result[seat] = min(result[seat], max(since, end))
     return result
 
 

@@ -67,6 +67,15 @@ class Match(models.Model):
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     last_action_at = models.DateTimeField(_("last action"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # "Play again": the table opened from this one's result screen (same players, options and computer players).
+    rematch_of = models.OneToOneField(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematch",
+        verbose_name=_("rematch of"),
+    )
     # Open spectator sockets: a move builds and sends the spectators' frame only while someone watches.
     spectator_connections = models.PositiveIntegerField(_("spectators connected"), default=0, editable=False)
 

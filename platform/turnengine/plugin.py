@@ -259,6 +259,8 @@ class GameRules(Protocol):
     # :func:`canonical_action`, whose default matches the action against ``legal_actions``).
     # Optional: ``window_ms(state, seat) -> int | None``. For a seat awaited out of turn (Spicy's decision on a
     # last card), the short window its clock gets instead of its time bank; expiring there is not a fault.
+    # Optional: ``reveal_pause_ms(events) -> int``. After a transition whose events show the players something
+    # they need to see (a Dudo's dice, a challenged card), how long the clocks that start then wait before running.
 
 
 def canonical_action(rules: GameRules, state: dict[str, JSON], seat: int, action: JSON) -> dict[str, JSON]:

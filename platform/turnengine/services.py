@@ -21,6 +21,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from ratings.elo import final_ranking
+from ratings.models import RatingChange
 from ratings.selectors import match_pool, ratings_by_user
 from ratings.services import rating_apply_outcome
 from turnengine import bots, clocks, match_sql
@@ -134,10 +136,13 @@ def advance(match: Match, rules, seat: int | None, action: dict | None, now: dat
             chance = rules.sample_chance(match.state, chance_rng(match.seed, match.steps + 1))
             logged.append(_apply(match, rules, CHANCE, chance))
             continue
-        absent = sorted(s for s in rules.awaited(match.state) if match.clock["absent"][s])
-        if not absent:
+        control, now_ms = time_control(match), epoch_ms(now)
+        played_for = sorted(
+            s for s in rules.awaited(match.state) if clocks.played_for(match.clock, control, s, now_ms)
+        )
+        if not played_for:
             break
-        logged.append(_apply(match, rules, absent[0], bots.auto_play_action(match, absent[0])))
+        logged.append(_apply(match, rules, played_for[0], bots.auto_play_action(match, played_for[0])))
     after = rules.awaited(match.state)
     window_ms = getattr(rules, "window_ms", None)
     windows = {s: window_ms(match.state, s) for s in after - before} if window_ms else {}
@@ -149,8 +154,18 @@ def advance(match: Match, rules, seat: int | None, action: dict | None, now: dat
         actor=seat,
         now_ms=epoch_ms(now),
         windows=windows,
+        pause_ms=reveal_pause_ms(rules, logged),
     )
     return logged
+
+
+def reveal_pause_ms(rules, logged: list[MatchAction]) -> int:
+    """The pause the rules ask for after the events just logged (a reveal players need to see): the clocks that
+    start now start that much later (``turnengine.clocks``). Rules without ``reveal_pause_ms`` never pause."""
+    pause = getattr(rules, "reveal_pause_ms", None)
+    if pause is None or not logged:
+        return 0
+    return pause([event for row in logged for event in row.events])
 
 
 def time_control(match: Match) -> clocks.TimeControl:
@@ -176,7 +191,7 @@ def persist(match: Match, logged: list[MatchAction], now: datetime, also: tuple[
     outcome = match.rules.outcome(match.state)
     if outcome is not None:
         match.status = Match.Status.FINISHED
-        match.result = outcome.to_json()
+        match.result = final_result(match, outcome)
         match.finished_at = now
         match.deadline_at = None
         fields += FINISH_FIELDS
@@ -191,6 +206,20 @@ def persist(match: Match, logged: list[MatchAction], now: datetime, also: tuple[
         schedule_deadline(match)
     if match.status == Match.Status.ACTIVE:
         bots.schedule_bots(match)
+
+
+def final_result(match: Match, outcome) -> dict:
+    """The result a match records: the game's outcome, with the players who left the game (or abandoned a ranked
+    one) moved below everyone who stayed, whatever the computer playing their seat achieved, so a player who left
+    is never announced as the winner. ``left`` and ``absent`` list those seats for the result screen."""
+    clock = match.clock or {}
+    left = {seat for seat in range(match.num_players) if clock and clocks.has_left(clock, seat)}
+    left |= set(Seat.objects.filter(match=match, abandoned=True).values_list("index", flat=True))
+    result = outcome.to_json()
+    result["ranking"] = final_ranking(result["ranking"], left)
+    result["left"] = sorted(left)
+    result["absent"] = [seat for seat, absent in enumerate(clock.get("absent") or []) if absent]
+    return result
 
 
 def deadline_horizon() -> timedelta:
@@ -225,30 +254,53 @@ def visible_events(events: list[dict], seat: int | None) -> list[dict]:
 
 
 def match_meta(match: Match) -> dict:
-    """Public facts about the match that every frame of a new version carries (clocks included)."""
+    """Public facts about the match that every frame of a new version carries (clocks included; once it is over,
+    each seat's rating change on a ranked table)."""
     return {
         "status": match.status,
         "result": match.result,
         "seed_hash": match.seed_hash,
         "seed": match.seed if match.seed_is_public else None,
         "clock": clock_payload(match),
+        "rating_changes": rating_changes(match) if match.status == Match.Status.FINISHED else None,
+    }
+
+
+def rating_changes(match: Match) -> dict[str, dict] | None:
+    """Seat -> its rating before and after this match and the change, for a rated finished match."""
+    if not match.ranked:
+        return None
+    seats = dict(match.seats.values_list("user_id", "index"))
+    rows = RatingChange.objects.filter(match=match, reversed_at__isnull=True).values_list(
+        "user_id", "before", "after", "delta"
+    )
+    return {
+        str(seats[user_id]): {"before": round(before), "after": round(after), "delta": round(delta)}
+        for user_id, before, after, delta in rows
+        if user_id in seats
     }
 
 
 def clock_payload(match: Match) -> dict | None:
-    """Every seat's time: bank left, the deadline of running clocks (epoch ms), absences; plus the server's time
-    so clients can count down without trusting their own clock."""
+    """Every seat's time: bank left, the deadline of running clocks (epoch ms; none once the match is over or
+    aborted), when each clock starts (``since``: later than now during a reveal pause), the disconnection grace,
+    absences; plus the server's time so clients can count down without trusting their own clock."""
     if not match.clock:
         return None
     control = time_control(match)
+    running = match.status == Match.Status.ACTIVE
     return {
         "kind": control.kind,
         "bank_ms": match.clock["bank"],
         "deadlines": {
             str(seat): deadline for seat, deadline in clocks.deadlines(match.clock, control).items()
-        },
+        }
+        if running
+        else {},
+        "since": match.clock["since"] if running else [None] * match.num_players,
         "windows": [window is not None for window in match.clock["window"]],
         "absent": match.clock["absent"],
+        "grace_ms": control.grace_ms,
         "server_ms": epoch_ms(timezone.now()),
     }
 
@@ -297,7 +349,8 @@ def match_snapshot(*, match: Match, seat: int | None, chat_limit: int = 50, extr
 
 def seats_public(match: Match) -> list[dict]:
     """Who sits where, online or absent, with their rating in this table's pool."""
-    absent = (match.clock or {}).get("absent") or [False] * match.num_players
+    clock = match.clock or {}
+    absent = clock.get("absent") or [False] * match.num_players
     seats = list(match.seats.select_related("user").order_by("index"))
     ratings = ratings_by_user(
         game=match.game, pool=match_pool(match), user_ids=[seat.user_id for seat in seats]
@@ -308,6 +361,8 @@ def seats_public(match: Match) -> list[dict]:
             "username": seat.user.username,
             "online": seat.connections > 0 or seat.user.is_bot,
             "absent": absent[seat.index],
+            "offline_since": clocks.offline_since(clock, seat.index) if clock else None,
+            "left": clocks.has_left(clock, seat.index) if clock else False,
             "rating": ratings[seat.user_id].display if seat.user_id in ratings else None,
             "bot": seat.user.is_bot,
         }
@@ -330,17 +385,50 @@ def presence_change(*, match: Match, seat: int | None, delta: int) -> Update:
             spectator_connections=F("spectator_connections") + delta
         )
         return Update()
-    Seat.objects.filter(match=match, index=seat, connections__gte=at_least).update(
-        connections=F("connections") + delta
-    )
-    return presence_frames(match)
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        Seat.objects.filter(match=locked, index=seat, connections__gte=at_least).update(
+            connections=F("connections") + delta
+        )
+        connections = Seat.objects.filter(match=locked, index=seat).values_list("connections", flat=True)[0]
+        notice = None
+        if locked.status == Match.Status.ACTIVE and locked.clock:
+            notice = _connection_changed(locked, seat, delta, connections)
+    return presence_frames(locked, notice=notice)
 
 
-def presence_frames(match: Match) -> Update:
-    """Who is online and who is absent, for everyone at the table."""
-    return Update(
-        {match.group_name("all"): encode_frame("presence", match.version, {"players": seats_public(match)})}
-    )
+def _connection_changed(match: Match, seat: int, delta: int, connections: int) -> dict | None:
+    """A seat's last socket closed (it is offline from now: the grace starts if the game awaits it) or its first
+    one opened again (it takes its seat back at once, unless its player left the game). Returns the notice for
+    everyone's log."""
+    now = timezone.now()
+    clock = match.clock
+    if delta < 0 and connections == 0:
+        clocks.set_offline(clock, seat, epoch_ms(now))
+        notice = {"type": "disconnected", "seat": seat}
+    elif delta > 0 and connections == 1 and clocks.offline_since(clock, seat) is not None:
+        clocks.set_offline(clock, seat, None)
+        notice = {"type": "reconnected", "seat": seat}
+        if clock["absent"][seat] and not clocks.has_left(clock, seat):
+            clock["absent"][seat] = False  # absent through timeouts while away: back with the connection
+            clock["timeouts"][seat] = 0
+            notice["back"] = True
+    else:
+        return None
+    deadline = clocks.next_deadline(clock, time_control(match))
+    match.deadline_at = None if deadline is None else datetime.fromtimestamp(deadline / 1000, tz=UTC)
+    match.save(update_fields=["clock", "deadline_at"])
+    if match.deadline_at is not None:
+        schedule_deadline(match)
+    return notice
+
+
+def presence_frames(match: Match, notice: dict | None = None) -> Update:
+    """Who is online, offline (since when) and absent, with the clocks (a disconnection moves a deadline), for
+    everyone at the table; ``notice`` is what changed, for the log ({type, seat}: disconnected, reconnected,
+    left, back, absent)."""
+    data = {"players": seats_public(match), "clock": clock_payload(match), "notice": notice}
+    return Update({match.group_name("all"): encode_frame("presence", match.version, data)})
 
 
 # --- replays ----------------------------------------------------------------------------------------------------

@@ -3,8 +3,14 @@
 * :func:`match_expire` plays the game's timeout action for a seat whose clock ran out. Celery calls it at the
   deadline, keyed by (match, version): if anybody moved in the meantime the version differs and it does nothing,
   so a move racing its deadline resolves in the database to exactly one of them.
-* Two timeouts in a row, or leaving, make a seat **absent**: the engine then plays its timeout action at once
-  whenever the game awaits it (see ``services.advance``). The player may come back (:func:`seat_reclaim`).
+* Two timeouts in a row, or leaving, make a seat **absent**: the engine then plays for it at once whenever the
+  game awaits it (see ``services.advance``). The player may come back (:func:`seat_reclaim`); a player absent
+  through timeouts who had disconnected is back as soon as a socket of theirs opens again.
+* In real time, a disconnected seat the game awaits is played by the computer once the table's grace has passed
+  (``turnengine.clocks``): its deadline is the end of the grace, and :func:`match_expire` then counts a timeout
+  and lets the engine play for it, until the player reconnects.
+* Each timeout, grace expiry and new absence adds a notice to the log (``seat_timeout``, ``seat_autoplayed``,
+  ``seat_absent``: public events ahead of the game's own).
 * :func:`sweep` (Celery beat) queues the deadlines that come near (a commit queues its deadline itself only when
   it falls within two sweeps), re-queues deadlines and bot moves whose task was lost, and closes tables nobody
   started.
@@ -37,11 +43,20 @@ def match_expire(*, match_id: int, version: int, now: datetime | None = None) ->
         if seat is None:
             return None
         rules = match.rules
-        if match.clock["window"][seat] is None:  # running out of one's own time is a fault; a window is not
+        notices = []
+        disconnected = clocks.played_for(match.clock, control, seat, services.epoch_ms(now))
+        if disconnected or match.clock["window"][seat] is None:
+            # Running out of one's own time (or of the grace, away) is a fault; a window is not.
             match.clock["timeouts"][seat] += 1
+            notices.append({"type": "seat_autoplayed" if disconnected else "seat_timeout", "seat": seat})
             if match.clock["timeouts"][seat] >= clocks.TIMEOUTS_BEFORE_ABSENT:
                 match.clock["absent"][seat] = True
-        logged = services.advance(match, rules, seat, rules.timeout_action(match.state, seat), now)
+                notices.append({"type": "seat_absent", "seat": seat})
+        # Disconnected beyond the grace: the engine plays for the seat (services.advance), like for an absent one.
+        action = None if disconnected else rules.timeout_action(match.state, seat)
+        logged = services.advance(match, rules, None if disconnected else seat, action, now)
+        if logged:  # the engine's notices join the log, before what they caused
+            logged[0].events = [{**notice, "visible_to": None} for notice in notices] + logged[0].events
         services.persist(match, logged, now)
     update = services.build_update(match, logged)
     update.frames.update(services.presence_frames(match).frames)
@@ -57,8 +72,9 @@ def seat_reclaim(*, match_id: int, user, now: datetime | None = None) -> service
             return services.Update()
         match.clock["absent"][seat] = False
         match.clock["timeouts"][seat] = 0
+        clocks.set_left(match.clock, seat, False)
         match.save(update_fields=["clock"])
-    return services.presence_frames(match)
+    return services.presence_frames(match, notice={"type": "back", "seat": seat})
 
 
 def seat_leave(*, match_id: int, user, now: datetime | None = None) -> services.Update:
@@ -73,12 +89,13 @@ def seat_leave(*, match_id: int, user, now: datetime | None = None) -> services.
             return services.Update()
         spend_intent(match, seat, now)
         match.clock["absent"][seat] = True
+        clocks.set_left(match.clock, seat, True)
         if match.ranked:
             Seat.objects.filter(match=match, index=seat).update(abandoned=True)
         logged = services.advance(match, match.rules, None, None, now)
         services.persist(match, logged, now)
     update = services.build_update(match, logged)
-    update.frames.update(services.presence_frames(match).frames)
+    update.frames.update(services.presence_frames(match, notice={"type": "left", "seat": seat}).frames)
     return update
 
 
@@ -108,7 +125,7 @@ def match_end_by_vote(*, match_id: int, user, now: datetime | None = None) -> se
         present = [s for s in range(match.num_players) if not absent[s]]
         gone = [s for s in range(match.num_players) if absent[s]]
         match.status = Match.Status.FINISHED
-        match.result = Outcome(ranking=[present, gone], reason="ended_by_vote").to_json()
+        match.result = services.final_result(match, Outcome(ranking=[present, gone], reason="ended_by_vote"))
         match.finished_at = now
         match.deadline_at = None
         match.version += 1

@@ -5,20 +5,30 @@
 //     render(board, data, ctx),   // draw data.view / data.legal into the board element; ctx.act(action) sends
 //     describe(event, ctx),       // one log line in words for an event (or null to skip it)
 //     animate(events, data, ctx), // optional: play the new events (a reveal, a hop path) after render
+//     reason(result, ctx),        // optional: why the game ended, in words, for the result screen
+//     score(seat, data, ctx),     // optional: that seat's score or what it had left, for the result screen
 //   });
 //
-// ctx: {seat, live, act(action), name(seat), players, gettext, interpolate}. Strings go through Django's
-// JavaScript catalogue (gettext), so the games speak the player's language.
+// ctx: {seat, live, act(action), name(seat), players, winners(), busy(), gettext, interpolate}. Strings go
+// through Django's JavaScript catalogue (gettext), so the games speak the player's language.
+//
+// The frame owns the page layout for every game (static/css/table.css): the board gets all the space below the
+// players' bar and sizes itself to it (container queries on .board-area), the log, chat and fairness panel sit in
+// a side column or a drawer, the result is a layer over the board. It also owns what every game needs the same
+// way: presence in words ("reconnecting…", "disconnected since 1:05"), the clocks (paused during a reveal),
+// errors that fade, one action in flight at a time, the result screen with "Play again".
 (function () {
   "use strict";
   const renderers = {};
   const _ = window.gettext || ((text) => text);
   const fmt = window.interpolate || ((text, values) => text);
+  const ngettext = window.ngettext || ((singular, plural, count) => (count === 1 ? singular : plural));
+
 
   function el(tag, attributes, ...children) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attributes || {})) {
-      if (key === "class") node.className = value;
+      if (key === "class") { if (value) node.className = value; }
       else if (key === "text") node.textContent = value;
       else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
       else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value);
@@ -38,6 +48,12 @@
     return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
   }
 
+  const RECONNECTING_MS = 5000;  // "reconnecting…" this long after the last socket closed, then "disconnected since"
+  const ERROR_FADE_MS = 6000;
+  const IN_FLIGHT_MS = 5000;  // an action unanswered this long releases the controls again
+
+  function ordinal(place) { return fmt(_("%s."), [place]); }
+
   class Table {
     constructor(root) {
       this.root = root;
@@ -49,6 +65,7 @@
       this.socket = null;
       this.retry = 500;
       this.data = null;
+      this.inFlight = null;
       this.board = root.querySelector("[data-board]");
       this.ctx = {
         seat: root.dataset.seat === "" ? null : Number(root.dataset.seat),
@@ -56,6 +73,8 @@
         act: (action) => this.act(action),
         name: (seat) => this.name(seat),
         players: () => this.players,
+        winners: () => (this.data && this.data.result ? this.data.result.ranking[0] || [] : null),
+        busy: () => this.inFlight !== null,
         el, gettext: _, interpolate: fmt,
       };
     }
@@ -65,10 +84,19 @@
       return player ? player.username : fmt(_("Seat %s"), [seat + 1]);
     }
 
+    // One action in flight at a time: the board's controls are held until the answer (a new view or an error).
     act(action) {
-      if (!this.live || !this.socket || this.socket.readyState !== WebSocket.OPEN) return;
+      if (!this.live || !this.socket || this.socket.readyState !== WebSocket.OPEN || this.inFlight) return;
       this.showError("");
+      this.hold(true);
       this.socket.send(JSON.stringify({ t: "act", v: this.version, d: action }));
+    }
+
+    hold(on) {
+      clearTimeout(this.inFlight);
+      this.inFlight = on ? setTimeout(() => this.hold(false), IN_FLIGHT_MS) : null;
+      if (on) this.board.setAttribute("aria-busy", "true");
+      else this.board.removeAttribute("aria-busy");
     }
 
     send(kind, data) {
@@ -77,61 +105,130 @@
       }
     }
 
-    showError(message) { const box = this.root.querySelector("[data-error]"); if (box) box.textContent = message; }
+    // Errors show as a toast over the board, fade after a few seconds, and the next view clears them.
+    showError(message) {
+      const box = this.root.querySelector("[data-error]");
+      if (!box) return;
+      clearTimeout(this.errorTimer);
+      box.classList.remove("fading");
+      box.textContent = message;
+      if (message) {
+        this.errorTimer = setTimeout(() => {
+          box.classList.add("fading");
+          this.errorTimer = setTimeout(() => { box.textContent = ""; box.classList.remove("fading"); }, 450);
+        }, ERROR_FADE_MS);
+      }
+    }
+
+    serverNow() {
+      const clock = this.data && this.data.clock;
+      return clock ? clock.server_ms + (Date.now() - this.clockAt) : Date.now();
+    }
+
+    // How a player's connection reads: nothing when online; "reconnecting…" for the first seconds after their
+    // last socket closed, then "disconnected since m:ss"; absent and left say so.
+    connectionWords(player) {
+      const clock = this.data && this.data.clock;
+      if (player.left) return _("left the game");
+      if (player.absent || (clock && clock.absent[player.seat])) return _("absent: played by the computer");
+      if (player.online || player.bot) return "";
+      if (player.offline_since === null || player.offline_since === undefined) return _("offline");
+      const away = Math.max(0, this.serverNow() - player.offline_since);
+      const words = away < RECONNECTING_MS ? _("reconnecting…") : fmt(_("disconnected since %s"), [formatDuration(away)]);
+      const grace = clock && clock.kind === "realtime" && clock.grace_ms ? clock.grace_ms - away : null;
+      const awaited = clock && clock.deadlines[String(player.seat)] !== undefined;
+      if (grace !== null && awaited && this.data.status === "active") {
+        return grace > 0 ? `${words} · ${fmt(_("the computer plays in %s"), [formatDuration(grace)])}`
+          : `${words} · ${_("played by the computer")}`;
+      }
+      return words;
+    }
 
     renderPlayers() {
       const list = this.root.querySelector("[data-players]");
       if (!list) return;
       const view = (this.data && this.data.view) || {};
-      const toAct = view.awaited || view.to_act || [];
+      const active = !this.data || this.data.status === "active";
+      const toAct = active ? view.awaited || view.to_act || [] : [];
       const clock = this.data && this.data.clock;
       list.replaceChildren(...this.players.map((player) => {
         const acting = toAct.includes(player.seat);
         const absent = player.absent || (clock && clock.absent[player.seat]);
-        const presence = absent ? _("absent: played automatically") : player.online ? _("online") : _("reconnecting");
-        const label = [player.username, player.seat === this.ctx.seat ? _("you") : null, presence,
-          acting ? _("to play") : null].filter(Boolean).join(", ");
-        return el("li", {
-          class: `player seat-${player.seat} ${player.online ? "online" : "offline"}${acting ? " to-act" : ""}${absent ? " absent" : ""}`,
-          "aria-label": label, "data-seat": player.seat,
-        }, el("span", { class: "presence", "aria-hidden": "true" }),
-        el("span", { class: "player-name", text: player.username }),
-        player.rating !== null && player.rating !== undefined ? el("span", { class: "rating", text: `${player.rating}`, title: _("rating") }) : null,
-        player.seat === this.ctx.seat ? el("span", { class: "you", text: ` (${_("you")})` }) : null,
-        absent ? el("span", { class: "absent-badge", text: _("absent") }) : null,
-        this.live && player.seat !== this.ctx.seat && this.root.dataset.reportUrl && !player.bot
-          ? el("a", { class: "report-link", href: `${this.root.dataset.reportUrl.replace("__user__", encodeURIComponent(player.username))}?match=${this.root.dataset.matchId}&move=${this.version || ""}`,
-            text: "⚑", title: fmt(_("Report %s"), [player.username]), "aria-label": fmt(_("Report %s"), [player.username]) })
-          : null,
-        acting ? el("span", { class: "turn-badge", text: _("to play") }) : null,
-        clock && clock.kind !== "none" ? el("span", { class: "clock", "data-clock-seat": player.seat, "aria-hidden": "true" }) : null);
+        const offline = !player.online && !player.bot;
+        const words = this.live ? this.connectionWords(player) : "";
+        const label = [player.username, player.seat === this.ctx.seat ? _("you") : null,
+          player.rating !== null && player.rating !== undefined ? fmt(_("rating %s"), [player.rating]) : null,
+          words || (this.live ? _("online") : null), acting ? _("to play") : null].filter(Boolean).join(", ");
+        const classes = ["player", `seat-${player.seat}`, offline ? "offline" : "online", acting ? "to-act" : "",
+          absent ? "absent" : "", player.left ? "left" : ""].filter(Boolean).join(" ");
+        return el("li", { class: classes, "data-seat": player.seat },
+          el("span", { class: "visually-hidden", "data-player-label": "", text: label }),
+          el("span", { class: "presence", "aria-hidden": "true" }),
+          el("span", { class: "player-name", "aria-hidden": "true", text: player.username }),
+          player.seat === this.ctx.seat ? el("span", { class: "you", "aria-hidden": "true", text: `(${_("you")})` }) : null,
+          player.rating !== null && player.rating !== undefined
+            ? el("span", { class: "rating", "aria-hidden": "true", text: `${player.rating}`, title: _("rating") }) : null,
+          el("span", { class: "conn", "aria-hidden": "true", "data-conn-seat": player.seat, text: words }),
+          this.live && player.seat !== this.ctx.seat && this.root.dataset.reportUrl && !player.bot
+            ? el("a", { class: "report-link", href: `${this.root.dataset.reportUrl.replace("__user__", encodeURIComponent(player.username))}?match=${this.root.dataset.matchId}&move=${this.version || ""}`,
+              text: "⚑", title: fmt(_("Report %s"), [player.username]), "aria-label": fmt(_("Report %s"), [player.username]) })
+            : null,
+          acting ? el("span", { class: "turn-badge", "aria-hidden": "true", text: `▶ ${_("to play")}` }) : null,
+          clock && clock.kind !== "none" && active
+            ? el("span", { class: "clock", "data-clock-seat": player.seat, "aria-hidden": "true" }) : null);
       }));
       this.renderSeatControls();
+      this.renderGraceNote();
       this.tickClocks();
     }
 
-    // Clocks count down between frames from the server's deadlines, corrected by the server's own time.
+    renderGraceNote() {
+      const note = this.root.querySelector("[data-grace-note]");
+      const clock = this.data && this.data.clock;
+      if (!note) return;
+      const shown = this.live && clock && clock.kind === "realtime" && clock.grace_ms && this.data.status === "active";
+      note.hidden = !shown;
+      if (shown) {
+        note.textContent = fmt(_("Disconnected: the computer plays after %s"), [formatDuration(clock.grace_ms)]);
+        note.title = _("When a player whose turn it is has lost the connection, the computer plays for them after this grace, until they are back.");
+      }
+    }
+
+    // Clocks count down between frames from the server's deadlines, corrected by the server's own time. A clock
+    // whose start lies ahead (the reveal pause the engine gives after a Dudo or a challenge) shows as paused.
     remainingMs(seat) {
       const clock = this.data && this.data.clock;
       if (!clock || !this.live) return null;
       const deadline = clock.deadlines[String(seat)];
       if (deadline === undefined) return clock.kind === "realtime" ? clock.bank_ms[seat] : null;
-      return Math.max(0, deadline - (clock.server_ms + (Date.now() - this.receivedAt)));
+      const since = (clock.since || [])[seat];
+      const now = this.serverNow();
+      if (since && now < since) return deadline - since;
+      return Math.max(0, deadline - now);
     }
 
     tickClocks() {
       const clock = this.data && this.data.clock;
+      const now = this.serverNow();
       this.root.querySelectorAll("[data-clock-seat]").forEach((node) => {
         const seat = Number(node.dataset.clockSeat);
         const left = this.remainingMs(seat);
-        const running = clock && clock.deadlines[String(seat)] !== undefined;
+        const since = clock && (clock.since || [])[seat];
+        const started = clock && clock.deadlines[String(seat)] !== undefined;
+        const paused = Boolean(started && since && now < since);
+        const running = started && !paused;
         node.textContent = left === null ? "" : formatDuration(left);
         node.classList.toggle("running", Boolean(running));
+        node.classList.toggle("paused", paused);
         node.classList.toggle("short", Boolean(running) && left < 15000);
         if (running && seat === this.ctx.seat && left < 15000 && !this.warned) {
           this.warned = true;
           this.announce(_("Hurry: your time is running out."));
         }
+      });
+      this.root.querySelectorAll("[data-conn-seat]").forEach((node) => {
+        const player = this.players.find((p) => p.seat === Number(node.dataset.connSeat));
+        if (player && this.live) node.textContent = this.connectionWords(player);
       });
     }
 
@@ -158,7 +255,13 @@
       tone.stop(audio.currentTime + 0.35);
     }
 
-    announce(message) { const box = this.root.querySelector("[data-announce]"); if (box) box.textContent = message; }
+    announce(message) { const box = this.root.querySelector("[data-announce]") || this.ensureAnnouncer(); box.textContent = message; }
+
+    ensureAnnouncer() {
+      const box = el("div", { class: "visually-hidden", "data-announce": "", "aria-live": "assertive" });
+      this.root.append(box);
+      return box;
+    }
 
     // Seat controls: come back after being marked absent, leave a running game, end a table everyone else left.
     renderSeatControls() {
@@ -170,11 +273,12 @@
       const others = this.players.filter((p) => p.seat !== seat);
       const buttons = [];
       if (clock.absent[seat]) {
-        buttons.push(el("button", { type: "button", text: _("I'm back: stop playing for me"), onclick: () => this.send("back", {}) }));
+        buttons.push(el("button", { type: "button", "data-back": "", text: _("I'm back: stop playing for me"), onclick: () => this.send("back", {}) }));
       } else {
-        buttons.push(el("button", { type: "button", class: "secondary", text: _("Leave the game"), onclick: () => {
-          if (window.confirm(_("Leave this game? Your seat will be played automatically."))) this.send("leave", {});
-        } }));
+        buttons.push(el("button", { type: "button", class: "secondary", "data-leave": "", text: _("Leave"),
+          title: _("Leave the game"), "aria-label": _("Leave the game"), onclick: () => {
+            if (window.confirm(_("Leave this game? Your seat will be played automatically."))) this.send("leave", {});
+          } }));
       }
       if (others.length && others.every((p) => clock.absent[p.seat]) && !clock.absent[seat]) {
         buttons.push(el("button", { type: "button", text: _("End the table: everyone else has left"), onclick: () => this.send("end", {}) }));
@@ -182,18 +286,35 @@
       box.replaceChildren(...buttons);
     }
 
+    // The engine's own log lines (timeouts, absences, disconnections), the same for every game.
+    describeNotice(event) {
+      const who = this.name(event.seat);
+      switch (event.type) {
+        case "seat_timeout": return fmt(_("%s ran out of time: the computer played for them."), [who]);
+        case "seat_autoplayed": return fmt(_("%s is still disconnected: the computer played for them."), [who]);
+        case "seat_absent": return fmt(_("%s is marked absent: the computer plays for them until they come back."), [who]);
+        case "disconnected": return fmt(_("%s lost the connection."), [who]);
+        case "reconnected": return event.back ? fmt(_("%s is back and takes the seat again."), [who])
+          : fmt(_("%s is connected again."), [who]);
+        case "left": return fmt(_("%s left the game: the computer plays for them."), [who]);
+        case "back": return fmt(_("%s is back and takes the seat again."), [who]);
+        default: return null;
+      }
+    }
+
     appendLog(events, reset) {
       const log = this.root.querySelector("[data-log]");
       if (!log) return;
       if (reset) log.replaceChildren();
       for (const event of events) {
-        const line = this.renderer ? this.renderer.describe(event, this.ctx) : fallbackDescribe(event);
-        if (line) log.append(el("li", { text: line }));
+        const notice = this.describeNotice(event);
+        const line = notice || (this.renderer ? this.renderer.describe(event, this.ctx) : fallbackDescribe(event));
+        if (line) log.append(el("li", { class: notice ? "notice" : null, text: line }));
       }
       log.scrollTop = log.scrollHeight;
     }
 
-    appendChat(line) {
+    appendChat(line, live) {
       const chat = this.root.querySelector("[data-chat]");
       if (!chat) return;
       const muted = (this.muted || []).includes(line.user);
@@ -209,30 +330,178 @@
             onclick: () => this.send("mute", { username: line.user }) }),
           reportUrl ? el("a", { href: reportUrl, text: _("report"), "aria-label": fmt(_("Report %s"), [line.user]) }) : null)));
       chat.scrollTop = chat.scrollHeight;
+      if (live && !own && !muted) this.markUnread();
+    }
+
+    // --- the side column (tabs) and, on phones, its drawer ------------------------------------------------
+
+    bindSide() {
+      const side = this.root.querySelector("[data-side]");
+      if (!side) return;
+      const tabs = [...side.querySelectorAll("[data-tab]")];
+      const select = (tab) => {
+        for (const other of tabs) {
+          const on = other === tab;
+          other.setAttribute("aria-selected", String(on));
+          other.tabIndex = on ? 0 : -1;
+          side.querySelector(`#${other.getAttribute("aria-controls")}`).hidden = !on;
+        }
+        if (tab.dataset.tab === "chat") this.clearUnread();
+      };
+      tabs.forEach((tab, index) => {
+        tab.addEventListener("click", () => select(tab));
+        tab.addEventListener("keydown", (event) => {
+          const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+          if (!step) return;
+          const next = tabs[(index + step + tabs.length) % tabs.length];
+          select(next);
+          next.focus();
+        });
+      });
+      const opener = this.root.querySelector("[data-side-open]");
+      const setOpen = (open) => {
+        side.classList.toggle("open", open);
+        if (opener) opener.setAttribute("aria-expanded", String(open));
+        if (open) { side.querySelector("[aria-selected=true]")?.focus(); if (!side.querySelector("#panel-chat").hidden) this.clearUnread(); }
+        else if (opener && side.contains(document.activeElement)) opener.focus();
+      };
+      opener?.addEventListener("click", () => setOpen(!side.classList.contains("open")));
+      side.querySelector("[data-side-close]")?.addEventListener("click", () => setOpen(false));
+      side.addEventListener("keydown", (event) => { if (event.key === "Escape") setOpen(false); });
+      document.addEventListener("keydown", (event) => {
+        if (event.target.closest("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
+        if (event.key === "l" || event.key === "L") {
+          if (getComputedStyle(opener || side).display === "none") side.querySelector("[aria-selected=true]")?.focus();
+          else setOpen(!side.classList.contains("open"));
+        }
+      });
+      this.sideIsClosed = () => (opener && getComputedStyle(opener).display !== "none" && !side.classList.contains("open"))
+        || side.querySelector("#panel-chat").hidden;
+    }
+
+    markUnread() {
+      if (!this.sideIsClosed || !this.sideIsClosed()) return;
+      this.unread = (this.unread || 0) + 1;
+      for (const badge of this.root.querySelectorAll("[data-unread], [data-unread-open]")) {
+        badge.hidden = false;
+        badge.textContent = String(this.unread);
+        badge.setAttribute("aria-label", fmt(ngettext("%s new message", "%s new messages", this.unread), [this.unread]));
+      }
+    }
+
+    clearUnread() {
+      this.unread = 0;
+      for (const badge of this.root.querySelectorAll("[data-unread], [data-unread-open]")) badge.hidden = true;
+    }
+
+    // --- the result screen ---------------------------------------------------------------------------------
+
+    reasonText(result) {
+      if (this.renderer && this.renderer.reason) {
+        const text = this.renderer.reason(result, this.ctx);
+        if (text) return text;
+      }
+      return {
+        ended_by_vote: _("The table was ended: every other player had left."),
+      }[result.reason] || "";
+    }
+
+    resultRow(seat, place, first, data) {
+      const result = data.result;
+      const change = (data.rating_changes || {})[String(seat)];
+      const notes = [];
+      if ((result.left || []).includes(seat)) notes.push(_("left the game: ranked last"));
+      else if ((result.absent || []).includes(seat)) notes.push(_("absent at the end: played by the computer"));
+      const score = this.renderer && this.renderer.score ? this.renderer.score(seat, data, this.ctx)
+        : result.scores && result.scores[seat] !== undefined ? String(result.scores[seat]) : "";
+      const delta = change ? change.delta : null;
+      return el("tr", { class: first ? "first" : null, "data-result-seat": seat },
+        el("td", { class: "place", text: ordinal(place) }),
+        el("th", { scope: "row" }, `${first ? "★ " : ""}${this.name(seat)}${seat === this.ctx.seat ? ` (${_("you")})` : ""}`,
+          ...notes.map((note) => el("span", { class: "note", text: note }))),
+        el("td", { text: score }),
+        data.rating_changes ? el("td", {}, change ? el("span", {},
+          `${change.after} `, el("span", { class: `delta ${delta > 0 ? "up" : delta < 0 ? "down" : ""}`,
+            text: `(${delta > 0 ? "+" : delta < 0 ? "−" : "±"}${Math.abs(delta)})` })) : "—") : null);
     }
 
     renderResult() {
+      const layer = this.root.querySelector("[data-result-layer]");
       const box = this.root.querySelector("[data-result]");
-      if (!box) return;
+      if (!box || !layer) return;
       const data = this.data;
-      if (!data || data.status !== "finished" || !data.result) { box.hidden = true; return; }
-      const scores = data.result.scores || {};
-      box.replaceChildren(
-        el("h2", { text: _("Game over") }),
-        el("ol", { class: "ranking" }, ...data.result.ranking.map((group) => el("li", {},
-          group.map((seat) => this.name(seat) + (seats(scores, seat))).join(", ")))),
-        ...(this.root.dataset.replayUrl ? [el("a", { class: "button secondary", href: this.root.dataset.replayUrl,
-          text: _("Watch the replay") })] : []),
-      );
-      box.hidden = false;
-      function seats(table, seat) { return table[seat] !== undefined ? ` (${table[seat]})` : ""; }
+      // Live: once the table is over. In a replay: at its last step (the bar's step controls stay usable).
+      const over = data && (data.status === "finished" || data.status === "aborted") && (this.live || data.result);
+      if (!over) { layer.hidden = true; this.resultShownFor = null; this.resultClosed = false; return; }
+      if (this.resultShownFor === data.status && this.resultClosed) return;
+      this.resultShownFor = data.status;
+      const lobby = this.root.dataset.lobbyUrl;
+      const buttons = [];
+      if (data.status === "finished" && this.live && this.ctx.seat !== null && this.root.dataset.rematchUrl) {
+        buttons.push(el("form", { method: "post", action: this.root.dataset.rematchUrl },
+          el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: this.root.dataset.csrf || "" }),
+          el("button", { type: "submit", "data-play-again": "", text: _("Play again") })));
+      }
+      if (lobby) buttons.push(el("a", { class: "button secondary", href: lobby, "data-back-to-lobby": "", text: _("Back to the lobby") }));
+      if (data.status === "finished" && this.live && this.root.dataset.replayUrl) {
+        buttons.push(el("a", { class: "button secondary", href: this.root.dataset.replayUrl, text: _("Watch the replay") }));
+      }
+      buttons.push(el("button", { type: "button", class: "secondary", "data-close-result": "", text: _("Look at the board"),
+        onclick: () => this.closeResult(true) }));
+      let content;
+      if (data.status === "aborted") {
+        content = [el("h2", { id: "result-title", text: _("This table was stopped") }),
+          el("p", { class: "reason", text: !data.view  // closed before it started
+            ? _("It was cancelled before the end: no result and no rating change.")
+            : _("It was aborted before the end: no result and no rating change. The clocks are stopped.") })];
+      } else {
+        const result = data.result;
+        const winners = result.ranking[0] || [];
+        const mine = this.ctx.seat;
+        const myPlace = mine === null ? null : result.ranking.findIndex((group) => group.includes(mine));
+        const title = mine === null ? fmt(_("%s wins"), [winners.map((seat) => this.name(seat)).join(", ")])
+          : myPlace === 0 ? (winners.length > 1 ? _("You share the win!") : _("You win!"))
+            : fmt(_("You finish %s"), [ordinal(myPlace + 1)]);
+        const rows = [];
+        let place = 1;
+        for (const group of result.ranking) {
+          for (const seat of group) rows.push(this.resultRow(seat, place, place === 1, data));
+          place += group.length;
+        }
+        const headers = [_("Place"), _("Player"), this.renderer && this.renderer.scoreTitle ? this.renderer.scoreTitle() : _("Score")];
+        if (data.rating_changes) headers.push(_("Rating"));
+        content = [el("h2", { id: "result-title", text: `${_("Game over")}: ${title}` }),
+          el("p", { class: "reason", text: this.reasonText(result) }),
+          el("table", { class: "result-table" },
+            el("thead", {}, el("tr", {}, ...headers.map((text) => el("th", { scope: "col", text })))),
+            el("tbody", {}, ...rows)),
+          this.rematch ? el("p", { class: "rematch-note", text: fmt(_("Ready to play again: %s."), [this.rematch.accepted.join(", ")]) }) : null];
+      }
+      box.replaceChildren(...content.filter(Boolean), el("div", { class: "actions" }, ...buttons));
+      layer.hidden = false;
+      this.root.classList.remove("result-closed");
+      this.ensureShowResult();
+    }
+
+    closeResult(closed) {
+      this.resultClosed = closed;
+      this.root.querySelector("[data-result-layer]").hidden = closed;
+      this.root.classList.toggle("result-closed", closed);
+      if (!closed) this.root.querySelector("[data-result]").focus();
+    }
+
+    ensureShowResult() {
+      const tools = this.root.querySelector(".table-tools");
+      if (!tools || tools.querySelector("[data-show-result]")) return;
+      tools.prepend(el("button", { type: "button", class: "show-result", "data-show-result": "", text: _("Result"),
+        onclick: () => this.closeResult(false) }));
     }
 
     renderFairness() {
       const hash = this.root.querySelector("[data-seed-hash]");
       if (hash && this.data) hash.textContent = this.data.seed_hash;
       const seed = this.root.querySelector("[data-seed]");
-      if (seed && this.data && this.data.seed) { seed.textContent = this.data.seed; seed.closest("[hidden]")?.removeAttribute("hidden"); }
+      if (seed && this.data && this.data.seed) { seed.textContent = this.data.seed; seed.closest("p").hidden = false; }
     }
 
     render(newEvents) {
@@ -257,7 +526,7 @@
           this.players = frame.d.players || this.players;
           this.muted = frame.d.muted || [];
           this.root.querySelector("[data-chat]")?.replaceChildren();
-          (frame.d.chat || []).forEach((line) => this.appendChat(line));
+          (frame.d.chat || []).forEach((line) => this.appendChat(line, false));
         } else if (this.version !== null && frame.v !== this.version + 1) {
           this.send("sync", {});  // we missed a version: ask for a fresh snapshot
           return;
@@ -265,22 +534,29 @@
         const wasMyTurn = this.myTurn;
         this.version = frame.v;
         this.data = frame.d;
-        this.receivedAt = Date.now();
+        this.clockAt = Date.now();
         this.warned = false;
+        this.hold(false);
+        this.showError("");
         this.myTurn = this.ctx.seat !== null && ((frame.d.view || {}).awaited || []).includes(this.ctx.seat);
         if (this.myTurn && !wasMyTurn && !frame.d.snapshot) this.chime();
         this.appendLog(frame.d.events || [], Boolean(frame.d.snapshot));
         this.render(frame.d.snapshot ? [] : frame.d.events || []);
       } else if (frame.t === "presence") {
         this.players = frame.d.players;
-        if (this.data && this.data.clock) this.data.clock.absent = this.players.map((p) => Boolean(p.absent));
+        if (this.data && frame.d.clock) { this.data.clock = frame.d.clock; this.clockAt = Date.now(); }
+        if (frame.d.notice) this.appendLog([frame.d.notice], false);
         this.renderPlayers();
       } else if (frame.t === "chat") {
-        this.appendChat(frame.d);
+        this.appendChat(frame.d, true);
       } else if (frame.t === "muted") {
         this.muted = frame.d.muted;
         this.send("sync", {});
+      } else if (frame.t === "rematch") {
+        this.rematch = frame.d;
+        if (!this.resultClosed) { this.resultShownFor = null; this.renderResult(); }
       } else if (frame.t === "error") {
+        this.hold(false);
         this.showError(frame.d.message);
         if (frame.d.code === "stale") this.send("sync", {});
       } else if (frame.t === "lobby") {
@@ -294,6 +570,7 @@
       this.socket.addEventListener("open", () => { this.retry = 500; this.showError(""); });
       this.socket.addEventListener("message", (message) => this.onFrame(JSON.parse(message.data)));
       this.socket.addEventListener("close", (event) => {
+        this.hold(false);
         if (event.code === 4403) {  // suspended or banned: moderation-notices.js says why; no reconnecting
           this.root.dispatchEvent(new CustomEvent("tapete:closed", { detail: { code: event.code, reason: event.reason } }));
           return;
@@ -359,6 +636,7 @@
     start() {
       document.querySelectorAll("[data-table]").forEach((root) => {
         const table = new Table(root);
+        table.bindSide();
         if (table.live) {
           table.bindSoundToggle();
           table.connect();

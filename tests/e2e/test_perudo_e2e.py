@@ -82,7 +82,7 @@ def _assert_reveal(page, call: str, players: int) -> None:
     """The reveal panel names the call and shows every cup's dice (five each in round 1)."""
     reveal = page.locator("[data-reveal]")
     reveal.wait_for()
-    assert call in reveal.locator("h3").inner_text()
+    assert call in reveal.locator("h2").inner_text()
     assert reveal.locator(".reveal-hand").count() == players
     assert reveal.locator(".reveal-hand .die").count() == 5 * players
     assert reveal.locator(".reveal-hand .die.counted").count() == int(
@@ -126,7 +126,9 @@ def test_the_board_fits_a_phone_screen(new_player):
     _assert_reveal(phone, "Dudo", 2)
     # Without lostDiceVisible the other cup's count is hidden and the log still tells who lost a die.
     assert phone.locator(".seat-cup .cup-count", has_text="?").count() == 1
+    phone.click("[data-side-open]")  # on a phone the log is in a drawer
     phone.wait_for_selector("[data-log] li:has-text('loses a die.')")
+    phone.click("[data-side-close]")
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, f"the page scrolls sideways on a phone ({width}px)"
     screenshot(_settled(phone), "perudo-phone")

@@ -90,13 +90,13 @@ def test_play_a_card_and_challenge_it(new_player):
     watcher.goto(path)
     expect(watcher.locator(f"[data-reveal] [data-card='{card}']")).to_be_visible()
     assert watcher.locator("[data-hand]").count() == 0
-    assert watcher.locator("[data-board] button").count() == 0
+    assert watcher.locator("[data-board] button:not(.spicy-reveal-hide)").count() == 0
 
     # The replay page draws the same board without action buttons (as a spectator: see the report about a
     # player's own replay of a running match).
     watcher.goto(path + "replay/")
     expect(watcher.locator(f"[data-board] [data-reveal] [data-card='{card}']")).to_be_visible()
-    assert watcher.locator("[data-board] button").count() == 0
+    assert watcher.locator("[data-board] button:not(.spicy-reveal-hide)").count() == 0
 
 
 def test_the_grace_countdown_holds_the_next_play(new_player):
@@ -209,6 +209,6 @@ def test_last_cards_declined_until_a_second_trophy_ends_the_game(new_player):
         expect(scores).to_contain_text(f"{winner} took a second trophy and wins outright")
         expect(scores.locator("tr.winner")).to_contain_text(winner)
         expect(page.locator("[data-log]")).to_contain_text(f"{winner} wins a trophy! 2 trophies left.")
-        assert page.locator("[data-board] button").count() == 0
+        assert page.locator("[data-board] button:not(.spicy-reveal-hide)").count() == 0
     settle(host)
     screenshot(host, "spicy-game-over")

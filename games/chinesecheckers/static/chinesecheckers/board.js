@@ -188,6 +188,9 @@
     board.replaceChildren(parts.root);
     ui.board = board;
     ui.parts = parts;
+    // The finger-target check depends on the size the star is drawn at: look again when the space changes.
+    new ResizeObserver(() => { if (ui.data && ui.data.view && ui.parts === parts) drawActions(parts, ui.data.view); })
+      .observe(parts.stage);
     return parts;
   }
 
@@ -257,6 +260,51 @@
     svg("g", { class: "cc-controls" }));
     parts.stage.replaceChildren(board);
     parts.svg = board;
+    ui.box = box;
+    applyZoom();
+  }
+
+  // Small boards (a phone on its side): a hole is a finger's target only if it is at least 24 px across. When the
+  // star drawn whole gives less, the first tap zooms in on the region tapped (twice as large) and "Whole board"
+  // zooms out again; a move played zooms out.
+  const MIN_TARGET_PX = 24;
+
+  function targetPx() {
+    const svgBox = ui.parts.svg && ui.parts.svg.getBoundingClientRect();
+    if (!svgBox || !svgBox.width || !ui.box) return Infinity;
+    const scale = Math.min(svgBox.width / ui.box[2], svgBox.height / ui.box[3]);
+    return scale * 1.72 * UNIT;
+  }
+
+  function needsZoom() { return ui.moves.size > 0 && targetPx() < MIN_TARGET_PX; }
+
+  function applyZoom() {
+    const box = ui.box;
+    if (!box || !ui.parts.svg) return;
+    if (!ui.zoom) { ui.parts.svg.setAttribute("viewBox", box.map((v) => Math.round(v)).join(" ")); return; }
+    const [cx, cy] = ui.zoom;
+    const w = box[2] / 2;
+    const h = box[3] / 2;
+    const x = Math.min(Math.max(cx - w / 2, box[0]), box[0] + box[2] - w);
+    const y = Math.min(Math.max(cy - h / 2, box[1]), box[1] + box[3] - h);
+    ui.parts.svg.setAttribute("viewBox", [x, y, w, h].map((v) => Math.round(v)).join(" "));
+  }
+
+  function zoomAt(event) {
+    const point = ui.parts.svg.createSVGPoint();
+    point.x = event.clientX;
+    point.y = event.clientY;
+    const local = point.matrixTransform(ui.parts.svg.getScreenCTM().inverse());
+    ui.zoom = [local.x, local.y];
+    applyZoom();
+    drawActions(ui.parts, ui.data.view);
+    announce(_("Zoomed in: tap your marble, then where it goes."));
+  }
+
+  function zoomOut() {
+    ui.zoom = null;
+    applyZoom();
+    drawActions(ui.parts, ui.data.view);
   }
 
   // Each player's start point tinted in their colour, their target striped in it.
@@ -351,7 +399,7 @@
     return svg("g", {
       class: `cc-control${selected ? " selected" : ""}`, "data-cell": key, "data-focus-key": `m:${key}`,
       role: "button", tabindex: "0", "aria-pressed": selected ? "true" : "false", "aria-label": label,
-      onclick: (event) => { event.stopPropagation(); toggleMarble(key); },
+      onclick: (event) => { event.stopPropagation(); if (!ui.zoom && event.detail > 0 && needsZoom()) zoomAt(event); else toggleMarble(key); },
       onkeydown: (event) => onActivateKey(event, () => toggleMarble(key)),
     },
     svg("circle", { class: "cc-hit", cx: x, cy: y, r: 0.86 * UNIT }),
@@ -371,7 +419,7 @@
     return svg("g", {
       class: `cc-dest${move.swap ? " swap" : ""}`, "data-cell": key, "data-focus-key": `d:${key}`, "data-hops": hops,
       role: "button", tabindex: "0", "aria-label": label,
-      onclick: (event) => { event.stopPropagation(); play(move); },
+      onclick: (event) => { event.stopPropagation(); if (!ui.zoom && event.detail > 0 && needsZoom()) zoomAt(event); else play(move); },
       onkeydown: (event) => onActivateKey(event, () => play(move)),
       onpointerenter: () => preview(move), onpointerleave: () => preview(null),
       onfocus: () => preview(move), onblur: () => preview(null),
@@ -408,6 +456,7 @@
       sameCube(candidate.from, move.from) && sameCube(candidate.to, move.to)) || { type: "move", from: move.from, to: move.to };
     const hadFocus = ui.parts.root.contains(document.activeElement);
     ui.selected = null;
+    ui.zoom = null;
     ui.moves = new Map(); // no second move while the server answers
     preview(null);
     drawControls();
@@ -429,6 +478,7 @@
   }
 
   function onBoardClick(event) {
+    if (!ui.zoom && event.detail > 0 && needsZoom()) { zoomAt(event); return; }
     if (ui.selected !== null && !event.target.closest(".cc-control, .cc-dest")) {
       ui.selected = null;
       preview(null);
@@ -467,8 +517,11 @@
     const turn = view.turn;
     let text;
     if (data.status === "finished" || view.result) {
-      text = view.result && view.result.winner !== null && view.result.winner !== undefined
-        ? fmt(_("Game over: %(name)s wins."), { name: ui.ctx.name(view.result.winner) })
+      const winners = ui.ctx.winners ? ui.ctx.winners() : null;  // the table's result: a leaver never wins
+      const winner = winners && winners.length === 1 ? winners[0]
+        : view.result && view.result.winner !== null && view.result.winner !== undefined ? view.result.winner : null;
+      text = winner !== null
+        ? fmt(_("Game over: %(name)s wins."), { name: ui.ctx.name(winner) })
         : _("Game over: the turn limit is reached.");
     } else if (data.status === "aborted") {
       text = _("This game was stopped.");
@@ -495,10 +548,17 @@
 
   function drawActions(parts, view) {
     const pass = (ui.data.legal || []).find((action) => action.type === "pass");
-    parts.actions.replaceChildren(...(ui.ctx.live && view.canPass && pass ? [Tapete.el("button", {
+    const buttons = ui.ctx.live && view.canPass && pass ? [Tapete.el("button", {
       type: "button", "data-focus-key": "pass", text: _("Pass (no marble can move)"),
       onclick: () => ui.ctx.act(pass),
-    })] : []));
+    })] : [];
+    if (ui.zoom) {
+      buttons.push(Tapete.el("button", { type: "button", class: "secondary", "data-focus-key": "zoom-out",
+        "data-zoom-out": "", text: _("Whole board"), onclick: zoomOut }));
+    } else if (ui.moves.size && ui.parts.svg && targetPx() < MIN_TARGET_PX) {
+      buttons.push(Tapete.el("p", { class: "cc-zoom-note muted", text: _("Tap the board to zoom in on your marbles.") }));
+    }
+    parts.actions.replaceChildren(...buttons);
   }
 
   function drawScores(parts, view) {
@@ -597,5 +657,23 @@
     run.onfinish = () => marble.classList.remove("cc-moving");
   }
 
-  Tapete.registerGame("chinesecheckers", { render, describe, animate });
+  // The result screen: why it ended; each seat's score out of 120 (the frame shows result.scores).
+  function reason(result, ctx) {
+    const first = ctx.name((result.ranking[0] || [])[0]);
+    return {
+      all_home: fmt(_("%(name)s brought all ten marbles home first."), { name: first }),
+      target_filled: fmt(_("%(name)s filled their target triangle first."), { name: first }),
+      max_turns: _("The turn limit was reached: the players are ranked by their scores."),
+    }[result.reason] || null;
+  }
+
+  function scoreTitle() { return _("Score (of 120)"); }
+
+  function score(seat, data) {
+    const summary = ((data.view || {}).seats || [])[seat];
+    return summary ? fmt(ngettext("%(score)s · %(home)s marble home", "%(score)s · %(home)s marbles home", summary.home),
+      { score: summary.score, home: summary.home }) : "";
+  }
+
+  Tapete.registerGame("chinesecheckers", { render, describe, animate, reason, score, scoreTitle });
 })();

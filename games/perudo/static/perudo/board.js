@@ -157,13 +157,14 @@
     const focusKey = board.contains(document.activeElement) ? document.activeElement.dataset.key : null;
     const legal = ctx.live && data.seat !== null && data.status === "active" ? data.legal || [] : [];
     const reveal = revealToShow(view);
-    board.replaceChildren(Tapete.el("div", { class: "perudo" },
-      statusBar(view, legal, ctx),
-      palificoBanner(view, ctx),
-      tableArea(view, ctx),
-      reveal ? revealPanel(reveal, ctx) : null,
-      myDice(view),
-      legal.length ? controls(view, legal, ctx) : null));
+    // The frame gives the board the space left in the window: the felt takes what the status line and your own
+    // zone (your dice, the controls) leave, and a reveal lies over the felt instead of pushing the controls down.
+    const shownReveal = reveal && memory.hiddenReveal !== revealKey(reveal) ? reveal : null;
+    board.replaceChildren(Tapete.el("div", { class: `perudo${legal.length ? " acting" : ""}` },
+      Tapete.el("div", { class: "pd-top" }, statusBar(view, legal, ctx), palificoBanner(view, ctx)),
+      Tapete.el("div", { class: "felt-wrap" }, tableArea(view, ctx),
+        shownReveal ? revealPanel(shownReveal, ctx) : null),
+      Tapete.el("div", { class: "pd-mine" }, myDice(view), legal.length ? controls(view, legal, ctx) : null)));
     restoreFocus(board, focusKey);
   }
 
@@ -172,6 +173,15 @@
     const target = board.querySelector(`[data-key="${key}"]`);
     if (target && !target.disabled) target.focus();
     else board.querySelector("[data-key=status]")?.focus();
+  }
+
+  function revealKey(reveal) {
+    return `${reveal.caller}:${reveal.bid.bidder}:${reveal.bid.quantity}:${reveal.bid.face}:${reveal.count}`;
+  }
+
+  function winnerNames(view, ctx) {
+    const winners = ctx.winners && ctx.winners();
+    return (winners && winners.length ? winners : [view.winner]).map((seat) => ctx.name(seat)).join(", ");
   }
 
   function statusBar(view, legal, ctx) {
@@ -191,7 +201,7 @@
   }
 
   function turnText(view, legal, ctx) {
-    if (view.phase === "over") return fmt(_("%s wins the game!"), [ctx.name(view.winner)]);
+    if (view.phase === "over") return fmt(_("%s wins the game!"), [winnerNames(view, ctx)]);
     if (view.phase !== "bidding") return _("Rolling the dice…");
     const mine = view.turn === view.seat && view.seat !== null;
     if (mine && !view.bid) return _("Your turn: open the round with a bid.");
@@ -287,12 +297,12 @@
     if (view.seat === null || view.seat === undefined || !view.my_dice) return null;
     if (!view.my_dice.length) {
       if (view.phase === "over") return null;
-      return el("section", { class: "my-dice" }, el("h3", { text: _("Your dice") }),
+      return el("section", { class: "my-dice" }, el("h2", { text: _("Your dice") }),
         el("p", { class: "muted", text: (view.in_game || []).includes(view.seat)
           ? _("Waiting for the roll.") : _("You are out of the game: you have no dice left.") }));
     }
     return el("section", { class: "my-dice", "aria-labelledby": "pd-my-dice" },
-      el("h3", { id: "pd-my-dice", text: _("Your dice") }),
+      el("h2", { id: "pd-my-dice", text: _("Your dice") }),
       el("div", { class: "dice-row" }, ...view.my_dice.map((face, i) => {
         const node = die(face, "large");
         node.style.setProperty("--i", i);
@@ -386,13 +396,14 @@
       el("legend", { text: legend }),
       el("div", { class: "faces", role: "radiogroup", "aria-label": _("Face") },
         ...[1, 2, 3, 4, 5, 6].map((face) => faceChoice(face, ranges[face]))),
-      el("div", { class: "qty-row" },
-        el("label", { for: "pd-quantity", text: _("How many dice") }),
-        el("div", { class: "stepper" }, stepper("minus", _("Fewer dice"), "−", -1), quantity,
-          stepper("plus", _("More dice"), "+", 1)),
-        el("span", { class: "range muted", text: fmt(_("from %s to %s"), [range.min, range.max]) })),
-      ...bidHints(view, ranges).map((text) => el("p", { class: "hint", text })),
-      submit));
+      el("div", { class: "bid-row" },
+        el("div", { class: "qty-row" },
+          el("label", { for: "pd-quantity", text: _("How many dice") }),
+          el("div", { class: "stepper" }, stepper("minus", _("Fewer dice"), "−", -1), quantity,
+            stepper("plus", _("More dice"), "+", 1)),
+          el("span", { class: "range muted", text: fmt(_("from %s to %s"), [range.min, range.max]) })),
+        submit),
+      ...bidHints(view, ranges).map((text) => el("p", { class: "hint", text }))));
     setQuantity(form, memory.quantity, range);
     return form;
   }
@@ -422,7 +433,8 @@
         draw();
       } });
     return el("span", { class: `face-choice${range ? "" : " closed"}` }, input,
-      el("label", { for: id, "aria-label": `${face === PACO ? _("Pacos") : facePlural(face)}, ${note}` },
+      el("label", { for: id },
+        el("span", { class: "visually-hidden", text: `${face === PACO ? _("Pacos") : facePlural(face)}, ${note}` }),
         dieSvg(face),
         el("span", { class: "face-min", "aria-hidden": "true", text: range ? `≥ ${range.min}` : "—" })));
   }
@@ -473,7 +485,9 @@
       : bid.face === PACO ? _("Counting Pacos.")
         : fmt(_("Counting %s only (Palifico: Pacos are not wild)."), [facePlural(bid.face)]);
     return el("section", { class: "reveal", "data-reveal": "", "aria-label": _("Reveal") },
-      el("h3", { text: title }),
+      el("div", { class: "reveal-head" }, el("h2", { text: title }),
+        el("button", { type: "button", class: "secondary reveal-hide", "data-key": "reveal-hide",
+          "aria-label": _("Hide the reveal"), text: "✕", onclick: () => { memory.hiddenReveal = revealKey(reveal); draw(); } })),
       el("p", { class: "muted", text: rule }),
       el("ul", { class: "reveal-hands" },
         ...reveal.dice.map((hand, seat) => revealHand(reveal, hand, seat, counted, ctx)).filter(Boolean)),
@@ -554,8 +568,8 @@
         return fmt(_("%s was right but has no die to regain."), [who(event.seat)]);
       case "eliminated":
         return fmt(_("%s is out of the game (place %s)."), [who(event.seat), event.place]);
-      case "game_over":
-        return fmt(_("%s wins the game!"), [who(event.winner)]);
+      case "game_over":  // the table's result: a player who left never wins (services.final_result)
+        return fmt(_("%s wins the game!"), [winnerNames(event, ctx)]);
       default:
         return null;
     }
@@ -605,5 +619,20 @@
     if (types.has("dice_rolled")) board.querySelector(".my-dice")?.classList.add("animate");
   }
 
-  Tapete.registerGame("perudo", { render, describe, animate });
+  // --- the result screen -------------------------------------------------------------------------------------
+
+  function reason(result) {
+    return result.reason === "last_player_standing" ? _("The last player with dice left wins.") : null;
+  }
+
+  function score(seat, data) {
+    const view = data.view || {};
+    if (!(view.in_game || []).includes(seat)) return _("out of dice");
+    const count = diceCountOf(view, seat);
+    return count === null ? _("still had dice") : diceWords(count);
+  }
+
+  function scoreTitle() { return _("Dice left"); }
+
+  Tapete.registerGame("perudo", { render, describe, animate, reason, score, scoreTitle });
 })();

@@ -136,6 +136,10 @@
       spiceIcon(spice), el("b", { text: String(number) }), el("span", { class: "letter", text: SPICE_LETTERS[spice]() }));
   }
 
+  // A control's name in words, for screen readers; what it shows (corners, chips) is aria-hidden. (An aria-label
+  // would differ from the visible "7P", which speech-input users say: axe's label-content-name-mismatch.)
+  function spokenName(el, text) { return el("span", { class: "visually-hidden", text }); }
+
   function cardBack(el, extraClass) {
     return el("span", { class: `spicy-card-back ${extraClass || ""}`, "aria-hidden": "true" });
   }
@@ -227,7 +231,7 @@
       top ? named(_("%(decl)s by %(name)s"), { decl: declName(top.spice, top.number), name: ctx.name(top.owner) }) : _("Empty stack"),
       el("br"), named(ngettext("%(count)s card", "%(count)s cards", size), { count: size }));
     return el("section", { class: "spicy-stack-area", "aria-labelledby": "spicy-stack-title" },
-      el("h3", { id: "spicy-stack-title", class: "spicy-title", text: _("Stack") }),
+      el("h2", { id: "spicy-stack-title", class: "spicy-title", text: _("Stack") }),
       pile, caption, windowNote(el, view, ctx, ui), stackHistory(el, view, ctx));
   }
 
@@ -274,9 +278,13 @@
       "Challenge window: %(name)s may play in %(seconds)s seconds.", seconds), { name: mover, seconds });
   }
 
-  function revealPanel(el, view, ctx) {
+  // The last challenge lies over the felt (it never pushes your hand down) until a card lands on the new stack
+  // or the player hides it (✕).
+  function revealKey(last) { return `${last.challenger}:${last.owner}:${last.card}:${last.stack_count}`; }
+
+  function revealPanel(el, view, ctx, ui) {
     const last = view.last_challenge;
-    if (!last) return null;
+    if (!last || view.stack_size > 0 || (ui && ui.hiddenReveal === revealKey(last))) return null;
     const outcome = last.challenger_won
       ? _("%(challenger)s was right and takes the stack (%(count)s).")
       : _("%(owner)s's claim held: %(owner)s takes the stack (%(count)s).");
@@ -289,7 +297,11 @@
         count: named(ngettext("%(count)s card", "%(count)s cards", last.stack_count), { count: last.stack_count }) }),
     ];
     return el("section", { class: `spicy-reveal ${last.challenger_won ? "challenger-won" : "owner-won"}`, "aria-labelledby": "spicy-reveal-title" },
-      el("h3", { id: "spicy-reveal-title", class: "spicy-title", text: _("Last challenge") }),
+      el("div", { class: "spicy-reveal-head" },
+        el("h2", { id: "spicy-reveal-title", class: "spicy-title", text: _("Last challenge") }),
+        ui ? el("button", { type: "button", class: "secondary spicy-reveal-hide", "data-key": "reveal-hide",
+          "aria-label": _("Hide the reveal"), text: "✕",
+          onclick: () => { ui.hiddenReveal = revealKey(last); redraw(document.querySelector('[data-game="spicy"] [data-board]')); } }) : null),
       el("div", { class: "spicy-reveal-body" },
         el("div", { class: "spicy-flipper", "data-reveal": "" },
           el("span", { class: "spicy-card flip-front", role: "img", "aria-label": named(_("Revealed card: %(card)s"), { card: cardName(last.card) }),
@@ -318,7 +330,7 @@
       gauge = el("span", { class: "spicy-gauge", "aria-hidden": "true" }, el("span", { class: "gauge-top", text: _("top") }), zone);
     }
     return el("section", { class: "spicy-draw-area", "aria-labelledby": "spicy-draw-title" },
-      el("h3", { id: "spicy-draw-title", class: "spicy-title", text: _("Draw pile") }),
+      el("h2", { id: "spicy-draw-title", class: "spicy-title", text: _("Draw pile") }),
       el("div", { class: "spicy-draw-pile" }, cardBack(el, "draw"),
         el("span", { class: "draw-count", text: named(ngettext("%(count)s card", "%(count)s cards", pile.size), { count: pile.size }) })),
       gauge, el("p", { class: "worlds-end-text" }, endText),
@@ -387,13 +399,13 @@
       if (!actionable) return el("li", {}, el("span", { class: "spicy-card", role: "img", "aria-label": cardName(card), "data-card": card }, face));
       return el("li", {}, el("button", {
         type: "button", class: `spicy-card${picked ? " picked" : ""}`, "aria-pressed": picked ? "true" : "false",
-        "aria-label": cardName(card), "data-card": card, "data-key": `card-${index}`,
+        "data-card": card, "data-key": `card-${index}`,
         onclick: () => { pickCard(ui, index, card); redraw(board); },
-      }, face));
+      }, spokenName(el, cardName(card)), face));
     });
     const count = view.hand.length;
     return el("section", { class: "spicy-hand-area", "aria-labelledby": "spicy-hand-title" },
-      el("h3", { id: "spicy-hand-title", class: "spicy-title",
+      el("h2", { id: "spicy-hand-title", class: "spicy-title",
         text: named(ngettext("Your hand (%(count)s card)", "Your hand (%(count)s cards)", count), { count }) }),
       count ? el("ul", { class: "spicy-hand", "data-hand": "" }, ...handCards)
         : el("p", { class: "spicy-hint small", "data-hand": "", text: _("No cards in hand.") }),
@@ -451,11 +463,11 @@
         const held = heldBack(actions[0], view, ui);
         const label = declName(spice, number) + (honest ? ` (${_("true")})` : "");
         return el("button", {
-          type: "button", class: `spicy-declare${honest ? " honest" : ""}`, "aria-label": label, "data-key": `declare-${key}`,
+          type: "button", class: `spicy-declare${honest ? " honest" : ""}`, "data-key": `declare-${key}`,
           "data-declare": key, disabled: held,
           onclick: () => (actions.some((action) => action.tuck)
             ? openTuck(board, ui, { kind: "play", spice, number }) : ctx.act(actions[0])),
-        }, declChip(el, spice, number), honest ? el("span", { class: "honest-mark", "aria-hidden": "true", text: "✓" }) : null);
+        }, spokenName(el, label), declChip(el, spice, number), honest ? el("span", { class: "honest-mark", "aria-hidden": "true", text: "✓" }) : null);
       });
       if (!buttons.length) return null;
       return el("div", { class: "spicy-decl-row" },
@@ -478,10 +490,10 @@
       const on = ui.tuck.includes(index);
       return el("li", {}, el("button", {
         type: "button", class: `spicy-card small${on ? " picked" : ""}`, "aria-pressed": on ? "true" : "false",
-        "aria-label": named(_("Tuck %(card)s"), { card: cardName(card) }), "data-key": `tuck-${index}`, "data-tuck": card,
+        "data-key": `tuck-${index}`, "data-tuck": card,
         disabled: !on && ui.tuck.length >= 2,
         onclick: () => { ui.tuck = on ? ui.tuck.filter((k) => k !== index) : [...ui.tuck, index]; redraw(board); },
-      }, cardFace(el, card)));
+      }, spokenName(el, named(_("Tuck %(card)s"), { card: cardName(card) })), cardFace(el, card)));
     });
     return el("div", { class: "spicy-picker spicy-tuck", role: "group", "aria-label": _("Change Your Luck") },
       el("p", { class: "spicy-hint" }, named(_("Change Your Luck: tuck up to 2 more cards under your %(card)s declared %(decl)s, then draw as many."),
@@ -510,8 +522,8 @@
       }
     }
     if (!items.length) return null;
-    return el("section", { class: "spicy-variants-area", "aria-labelledby": "spicy-variants-title" },
-      el("h3", { id: "spicy-variants-title", class: "spicy-title", text: _("Spice It Up! and house rules") }),
+    return el("details", { class: "spicy-variants-area" },
+      el("summary", { class: "spicy-title", text: _("Spice It Up! and house rules") }),
       el("ul", { class: "spicy-variants" }, ...items));
   }
 
@@ -528,9 +540,9 @@
       el("td", { text: view.hand_sizes[seat] ? `−${view.hand_sizes[seat]}` : "0" }),
       el("td", {}, el("strong", { text: String(result.scores[seat]) }))));
     return el("section", { class: "spicy-scores", "aria-labelledby": "spicy-scores-title" },
-      el("h3", { id: "spicy-scores-title", class: "spicy-title", text: _("Final scores") }),
+      el("h2", { id: "spicy-scores-title", class: "spicy-title", text: _("Final scores") }),
       el("p", { text: named(_("The game ended: %(reason)s."), { reason }) }),
-      el("div", { class: "table-scroll" }, el("table", {},
+      el("div", { class: "table-scroll", tabindex: "0", role: "group", "aria-label": _("Score table") }, el("table", {},
         el("thead", {}, el("tr", {}, ...[_("Player"), _("Cards won"), _("Trophies"), _("Cards in hand"), _("Score")]
           .map((title) => el("th", { scope: "col", text: title })))),
         el("tbody", {}, ...rows))));
@@ -593,12 +605,15 @@
     const live = ctx.live && ctx.seat !== null;
     board.replaceChildren(el("div", { class: `spicy-board phase-${view.phase}`, "data-phase": view.phase },
       scoresPanel(el, view, ctx),
-      view.result ? null : el("p", { class: `spicy-status${view.current === ctx.seat && live ? " my-turn" : ""}`, "data-status": "", "data-key": "status", tabindex: "-1" }, statusText(view, data, ctx)),
-      seatsPanel(el, view, ctx),
-      el("div", { class: "spicy-table" }, stackPanel(el, view, ctx, ui), revealPanel(el, view, ctx), drawPanel(el, view)),
-      live ? actionsPanel(el, view, data, ctx, ui) : null,
-      handPanel(el, board, view, data, ctx, ui),
-      variantsPanel(el, view)));
+      // Two columns on a wide, low board (board.css): the table on the left, your hand and moves on the right.
+      el("div", { class: "spicy-side spicy-left" },
+        seatsPanel(el, view, ctx),
+        el("div", { class: "spicy-table" }, stackPanel(el, view, ctx, ui), revealPanel(el, view, ctx, ui), drawPanel(el, view)),
+        variantsPanel(el, view)),
+      el("div", { class: "spicy-side spicy-right" },
+        view.result ? null : el("p", { class: `spicy-status${view.current === ctx.seat && live ? " my-turn" : ""}`, "data-status": "", "data-key": "status", tabindex: "-1" }, statusText(view, data, ctx)),
+        live ? actionsPanel(el, view, data, ctx, ui) : null,
+        handPanel(el, board, view, data, ctx, ui))));
     // Keep keyboard focus on the same control; if it is gone (the card was played), move it to the status line.
     if (focused) (board.querySelector(`[data-key="${focused}"]`) || board.querySelector("[data-status]"))?.focus();
   }
@@ -670,5 +685,12 @@
     }
   }
 
-  window.Tapete.registerGame("spicy", { render, describe, animate });
+  // The result screen: why it ended, in the board's own words (the frame shows result.scores).
+  function reason(result, ctx) {
+    if (!END_REASONS[result.reason]) return null;
+    const text = named(END_REASONS[result.reason](), { name: ctx.name(result.ranking[0][0]) });
+    return named(_("The game ended: %(reason)s."), { reason: text });
+  }
+
+  window.Tapete.registerGame("spicy", { render, describe, animate, reason });
 })();

@@ -1,0 +1,79 @@
+""" "Play again" from a result screen: one table for the same players, options, time control and computer players.
+
+The first player to accept opens it (and becomes its creator); the computer players take their old seats at once;
+each other player who accepts takes their old seat. As soon as every human player of the old table has accepted,
+the new table starts by itself; until then it waits in the lobby like any open table, where its creator may start
+it once it is full (seats nobody took back can be given to a computer player or to anyone who joins).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from lobby.errors import LobbyError
+from moderation.services import is_locked_out, network_notices_for
+from turnengine import services
+from turnengine.models import Match, Seat
+
+
+def table_rematch(*, user, match_id: int) -> tuple[Match, services.Update | None]:
+    """Seat ``user`` at the rematch of the finished table ``match_id`` (opening it if needed); returns the new
+    table and, if this made it start, the frames of its first move."""
+    if is_locked_out(user):
+        raise LobbyError("suspended")
+    with transaction.atomic():
+        old = Match.objects.select_for_update().get(pk=match_id)
+        if old.status != Match.Status.FINISHED:
+            raise LobbyError("not_finished")
+        old_seats = list(old.seats.select_related("user"))
+        mine = next((seat for seat in old_seats if seat.user_id == user.pk), None)
+        if mine is None:
+            raise LobbyError("not_seated")
+        new = Match.objects.select_for_update().filter(rematch_of=old).first()
+        if new is None:
+            new = _open_rematch(old, old_seats, user)
+        if new.status != Match.Status.OPEN:
+            return new, None
+        taken = dict(new.seats.values_list("user_id", "index"))
+        if user.pk not in taken:
+            free = [index for index in range(new.num_players) if index not in taken.values()]
+            if not free:
+                raise LobbyError("table_full")
+            index = mine.index if mine.index in free else free[0]
+            Seat.objects.create(match=new, index=index, user=user)
+            taken[user.pk] = index
+        humans = {seat.user_id for seat in old_seats if not seat.user.is_bot}
+        if len(taken) < new.num_players or not humans <= taken.keys():
+            return new, None
+        logged = services.match_begin(match=new)
+        network_notices_for(match=new)
+    return new, services.build_update(new, logged)
+
+
+def _open_rematch(old: Match, old_seats: list[Seat], user) -> Match:
+    new = Match.objects.create(
+        game=old.game,
+        options=old.options,
+        num_players=old.num_players,
+        ranked=old.ranked,
+        created_by=user,
+        time_control=old.time_control,
+        min_rating=old.min_rating,
+        max_rating=old.max_rating,
+        rematch_of=old,
+    )
+    robots = [seat for seat in old_seats if seat.user.is_bot]
+    Seat.objects.bulk_create(Seat(match=new, index=seat.index, user=seat.user) for seat in robots)
+    if robots:
+        new.bot_seats = sorted(seat.index for seat in robots)
+        new.save(update_fields=["bot_seats"])
+    return new
+
+
+def rematch_notice(*, old: Match, new: Match) -> services.Update:
+    """Tell the players still on the old table's result screen who is ready to play again, and where."""
+    accepted = list(
+        new.seats.filter(user__is_bot=False).order_by("index").values_list("user__username", flat=True)
+    )
+    data = {"match_id": new.pk, "status": new.status, "accepted": accepted}
+    return services.Update({old.group_name("all"): services.encode_frame("rematch", None, data)})

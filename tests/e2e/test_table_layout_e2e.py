@@ -1,0 +1,305 @@
+"""The table as a player sees it, in the real browser, at a laptop's, a large laptop's, a phone's and a phone-on-
+its-side's viewport: no scrolling, the player's own dice / hand / marbles and every control they may use now
+inside the viewport and not covered by anything (``elementFromPoint`` at their centre); axe-core finds no
+violation at the player's turn, a reveal and the result; a player who closes the browser shows in words on the
+other page, and the computer plays for them after the table's grace.
+
+One browser page per game is reused across the four sizes (``set_viewport_size``). Tables are set up through the
+services in this process, each player logged in by a session cookie. Screenshots: ``test-artifacts/table-*.png``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from lobby import services as lobby
+from tests.conftest import play_to_the_end
+from tests.e2e.axe import assert_accessible
+from tests.e2e.conftest import ARTIFACTS
+from turnengine import services, timers
+from turnengine.models import Match
+
+pytestmark = pytest.mark.e2e
+
+SIZES = [(1280, 800), (1440, 900), (375, 812), (812, 375)]
+LAPTOP, PHONE = SIZES[0], SIZES[2]
+OWN_PIECES = {"perudo": ".my-dice .die", "spicy": ".spicy-hand .spicy-card", "chinesecheckers": ".cc-control"}
+
+# Every visible, enabled control of the table, and the player's own pieces: each inside the viewport and the
+# topmost element at its centre (a hidden radio counts through its label).
+CHECK_LAYOUT = """(own) => {
+  const W = innerWidth, H = innerHeight, problems = [];
+  const doc = document.documentElement;
+  if (doc.scrollWidth > W || doc.scrollHeight > H) problems.push(`page scrolls: ${doc.scrollWidth}x${doc.scrollHeight}`);
+  const visible = (node) => {
+    const box = node.getBoundingClientRect();
+    const style = getComputedStyle(node);
+    return box.width > 2 && box.height > 2 && style.visibility !== "hidden"
+      && node.checkVisibility({ checkVisibilityCSS: true, checkOpacity: true });
+  };
+  const check = (node, what) => {
+    const box = node.getBoundingClientRect();
+    const name = `${what} ${node.tagName.toLowerCase()}.${node.className.baseVal ?? node.className} "${(node.textContent || node.getAttribute("aria-label") || "").trim().slice(0, 30)}"`;
+    if (box.left < -1 || box.top < -1 || box.right > W + 1 || box.bottom > H + 1) {
+      problems.push(`${name} outside the viewport: ${Math.round(box.left)},${Math.round(box.top)} ${Math.round(box.width)}x${Math.round(box.height)}`);
+      return;
+    }
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    if (!hit || !(node === hit || node.contains(hit) || (node.control && node.control === hit))) {
+      problems.push(`${name} covered by ${hit ? hit.tagName.toLowerCase() + "." + (hit.className.baseVal ?? hit.className) : "nothing"}`);
+    }
+  };
+  const pieces = [...document.querySelectorAll(own)].filter(visible);
+  if (!pieces.length) problems.push(`no own pieces (${own}) shown`);
+  pieces.forEach((node) => check(node, "own piece"));
+  const controls = [...document.querySelectorAll(".table-page :is(button, select, a.button, summary, [role=button], label[for])")]
+    .filter((node) => !node.disabled && node.getAttribute("aria-disabled") !== "true" && visible(node));
+  controls.forEach((node) => check(node, "control"));
+  return {problems, controls: controls.length, pieces: pieces.length};
+}"""
+
+
+@pytest.fixture
+def seat_users(make_user, transactional_db):
+    return make_user
+
+
+def _login(browser, live_url, user, viewport=LAPTOP):
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, base_url=live_url)
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_url}])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return context, page, errors
+
+
+def _table(make_user, game, *, grace_seconds=30, time_control="normal"):
+    users = [make_user() for _ in range(2)]
+    match = lobby.table_create(
+        user=users[0],
+        game=game,
+        num_players=2,
+        options={"challengeGraceMs": 0} if game == "spicy" else {},
+        ranked=False,
+        time_control=time_control,
+        grace_seconds=grace_seconds,
+    )
+    lobby.table_join(user=users[1], match_id=match.pk)
+    lobby.table_start(user=users[0], match_id=match.pk)
+    match.refresh_from_db()
+    return match, users
+
+
+def _awaited(match):
+    return min(match.rules.awaited(match.state))
+
+
+def _open(page, match):
+    page.goto(f"/table/{match.pk}/")
+    page.wait_for_selector("[data-board] > *")
+    page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')")
+
+
+def _check_all_sizes(page, game, state):
+    ARTIFACTS.mkdir(exist_ok=True)
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
+        page.screenshot(path=str(ARTIFACTS / f"table-{game}-{state}-{width}x{height}.png"))
+        report = page.evaluate(CHECK_LAYOUT, OWN_PIECES[game])
+        assert not report["problems"], f"{game} {state} at {width}x{height}: {report['problems']}"
+        assert report["controls"] > 0
+
+
+HIT_SIZE = "() => Math.min(...[...document.querySelectorAll('.cc-control .cc-hit')].map((c) => c.getBoundingClientRect().width))"
+
+
+def _check_finger_targets(page):
+    """Chinese Checkers: a marble is a target of at least 24 px at every size, after one tap zooms a small board."""
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        if page.evaluate(HIT_SIZE) < 24:
+            page.locator(".cc-svg").click(position={"x": 40, "y": 40})
+            page.wait_for_selector("[data-zoom-out]")
+            assert page.evaluate(HIT_SIZE) >= 24, f"targets still small when zoomed at {width}x{height}"
+            page.click("[data-zoom-out]")
+        assert page.evaluate(HIT_SIZE) >= 24 or page.locator(".cc-zoom-note").count() == 1
+
+
+def _audit(page, where, sizes=(LAPTOP, PHONE)):
+    for width, height in sizes:
+        page.set_viewport_size({"width": width, "height": height})
+        assert_accessible(page, f"{where} at {width}x{height}")
+
+
+@pytest.mark.parametrize("game", ["perudo", "spicy", "chinesecheckers"])
+def test_the_table_fits_every_screen_at_the_players_turn_and_passes_axe(browser, live_url, seat_users, game):
+    match, users = _table(seat_users, game)
+    context, page, errors = _login(browser, live_url, users[_awaited(match)])
+    try:
+        _open(page, match)
+        _check_all_sizes(page, game, "turn")
+        if game == "chinesecheckers":
+            _check_finger_targets(page)
+        _audit(page, f"the {game} table at the player's turn")
+        assert not errors
+    finally:
+        context.close()
+
+
+def _perudo_reveal(match, users):
+    seat = _awaited(match)
+    bid = next(action for action in match.rules.legal_actions(match.state, seat) if action["type"] == "bid")
+    services.match_apply_action(
+        match_id=match.pk, user=users[seat], expected_version=match.version, action=bid
+    )
+    match.refresh_from_db()
+    caller = _awaited(match)
+    services.match_apply_action(
+        match_id=match.pk, user=users[caller], expected_version=match.version, action={"type": "dudo"}
+    )
+    match.refresh_from_db()
+
+
+def _spicy_reveal(match, users):
+    seat = _awaited(match)
+    play = next(action for action in match.rules.legal_actions(match.state, seat) if action["type"] == "play")
+    services.match_apply_action(
+        match_id=match.pk, user=users[seat], expected_version=match.version, action=play
+    )
+    match.refresh_from_db()
+    other = 1 - seat
+    challenge = next(a for a in match.rules.legal_actions(match.state, other) if a["type"] == "challenge")
+    services.match_apply_action(
+        match_id=match.pk, user=users[other], expected_version=match.version, action=challenge
+    )
+    match.refresh_from_db()
+
+
+@pytest.mark.parametrize("game", ["perudo", "spicy"])
+def test_a_reveal_lies_on_the_table_without_pushing_the_controls_away(browser, live_url, seat_users, game):
+    match, users = _table(seat_users, game)
+    (_perudo_reveal if game == "perudo" else _spicy_reveal)(match, users)
+    context, page, errors = _login(browser, live_url, users[_awaited(match)])
+    try:
+        _open(page, match)
+        page.wait_for_selector("[data-reveal]")
+        _check_all_sizes(page, game, "reveal")
+        _audit(page, f"the {game} table showing a reveal", sizes=(PHONE,))
+        assert not errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("game", ["perudo", "spicy", "chinesecheckers"])
+def test_the_result_screen_ranks_everyone_and_offers_play_again_and_the_lobby(
+    browser, live_url, seat_users, game
+):
+    match, users = _table(seat_users, game)
+    if (
+        game == "chinesecheckers"
+    ):  # a long game: one player leaves, the other ends the table (a quicker result)
+        timers.seat_leave(match_id=match.pk, user=users[1])
+        timers.match_end_by_vote(match_id=match.pk, user=users[0])
+        match.refresh_from_db()
+    else:
+        match = play_to_the_end(match, users)
+    winner = match.result["ranking"][0][0]
+    context, page, errors = _login(browser, live_url, users[winner])
+    try:
+        page.goto(f"/table/{match.pk}/")
+        page.wait_for_selector("[data-result] [data-play-again]")
+        assert "You win" in page.inner_text("[data-result] h2") or "share" in page.inner_text(
+            "[data-result] h2"
+        )
+        assert page.locator("[data-result] tbody tr").count() == 2
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.screenshot(path=str(ARTIFACTS / f"table-{game}-result-{width}x{height}.png"))
+            for selector in ("[data-play-again]", "[data-back-to-lobby]"):
+                box = page.locator(selector).bounding_box()
+                assert box and box["y"] + box["height"] <= height and box["x"] + box["width"] <= width
+        _audit(page, f"the {game} result screen")
+        page.click("[data-play-again]")
+        page.wait_for_url(lambda url: f"/table/{match.pk}/" not in url)
+        rematch = Match.objects.get(rematch_of=match)
+        assert rematch.status == Match.Status.OPEN and rematch.seats.filter(user=users[winner]).exists()
+        assert not errors
+    finally:
+        context.close()
+
+
+def test_the_replay_controls_stay_on_one_line_on_a_phone(browser, live_url, seat_users):
+    match, users = _table(seat_users, "perudo")
+    match = play_to_the_end(match, users)
+    context, page, errors = _login(browser, live_url, users[0], viewport=PHONE)
+    try:
+        page.goto(f"/table/{match.pk}/replay/")
+        page.wait_for_selector(".perudo")
+        tops = page.eval_on_selector_all(
+            ".replay-controls > :is(button, input)",
+            "(nodes) => nodes.map((n) => Math.round(n.getBoundingClientRect().top))",
+        )
+        assert max(tops) - min(tops) < 20, tops  # one line (the range input sits a few pixels lower)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE[0]
+        page.screenshot(path=str(ARTIFACTS / "table-replay-375x812.png"))
+        assert not errors
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def relayed_server(live_url, transactional_db):
+    """A daphne process and a Celery worker on the test database: the worker's deadline tasks reach the
+    browsers through the server's relay (the embedded default) or Redis."""
+    import os
+
+    from tests.e2e.conftest import _database_url
+    from tests.servers import celery_worker, daphne_servers
+
+    token = "e2e-relay-token"
+    env = {"DATABASE_URL": _database_url(), "DJANGO_DEBUG": "true", "TAPETE_RELAY_TOKEN": token}
+    if os.environ.get("REDIS_URL"):
+        env["REDIS_URL"] = os.environ["REDIS_URL"]
+    with daphne_servers(1, env) as (port,):
+        url = f"http://127.0.0.1:{port}"
+        with celery_worker({**env, "TAPETE_RELAY_URL": f"{url}/internal/relay/"}, beat=False):
+            yield url
+
+
+def test_a_closed_browser_shows_in_words_and_the_computer_plays_after_the_grace(
+    browser, relayed_server, seat_users
+):
+    match, users = _table(seat_users, "chinesecheckers", grace_seconds=3)
+    gone_seat = _awaited(match)
+    stays = users[1 - gone_seat]
+    gone_context, gone_page, _errors = _login(browser, relayed_server, users[gone_seat])
+    context, page, errors = _login(browser, relayed_server, stays)
+    try:
+        _open(gone_page, match)
+        _open(page, match)
+        conn = f"[data-conn-seat='{gone_seat}']"
+        page.wait_for_function(f"document.querySelector(\"{conn}\").textContent === ''")
+        assert "0:03" in page.inner_text("[data-grace-note]")
+        gone_context.close()
+        page.wait_for_function(
+            f"document.querySelector(\"{conn}\").textContent.includes('reconnecting')", timeout=5000
+        )
+        page.wait_for_selector("[data-log] li.notice", timeout=5000)
+        assert "lost the connection" in page.inner_text("[data-log]")
+        # the grace runs out: the computer moves for the absent seat, and it is the other player's turn
+        page.wait_for_selector(".cc-control", timeout=15_000)
+        assert "the computer played for them" in page.inner_text("[data-log]")
+        page.wait_for_function(
+            f"document.querySelector(\"{conn}\").textContent.includes('disconnected since')", timeout=8000
+        )
+        match.refresh_from_db()
+        assert match.rules.awaited(match.state) == {1 - gone_seat}
+        assert not errors
+    finally:
+        context.close()

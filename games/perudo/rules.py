@@ -121,7 +121,14 @@ from games.perudo.bidding import (
     palifico_raise_minimums,
     quantity_limit,
 )
-from games.perudo.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, normalize_options
+from games.perudo.options import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OPTIONS,
+    PLAY_NOW_PLAYERS,
+    PRESETS,
+    normalize_options,
+)
 from turnengine.plugin import CHANCE, IllegalAction, MalformedAction, Outcome
 
 State = dict[str, Any]
@@ -163,6 +170,8 @@ class PerudoRules:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options = OPTIONS
+    presets = PRESETS
+    play_now_players = PLAY_NOW_PLAYERS
 
     # --- setup ----------------------------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from games.spicy.cards import (
     TURN_IT_UP,
     WE_LOVE_CHILI,
 )
-from turnengine.plugin import InvalidOptions, Option, gettext_noop, normalize_with_schema
+from turnengine.plugin import InvalidOptions, Option, Preset, gettext_noop, normalize_with_schema
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -152,13 +152,14 @@ OPTIONS: tuple[Option, ...] = (
         name="challengeGraceMs",
         kind="int",
         default=3000,
-        label=gettext_noop("Challenge grace period (ms)"),
+        label=gettext_noop("Challenge grace period"),
         help=gettext_noop(
             "After a card lands, the next player must wait this long before playing, so that everyone has a "
             "chance to challenge. Challenges stay possible until the next card is played."
         ),
         minimum=0,
         maximum=30000,
+        unit="ms",
     ),
     Option(
         name="challengeLoserMustLead",
@@ -178,6 +179,22 @@ OPTIONS: tuple[Option, ...] = (
         ),
     ),
 )
+
+PRESETS: tuple[Preset, ...] = (
+    Preset(
+        key="base",
+        label=gettext_noop("Base game"),
+        help=gettext_noop("The rulebook's game, without variant cards."),
+        options={},
+    ),
+    Preset(
+        key="spiceItUp",
+        label=gettext_noop("With Spice It Up! cards"),
+        help=gettext_noop("One Spice It Up! card drawn at random changes the rules for the whole game."),
+        options={"spiceItUp": ["random1"]},
+    ),
+)
+PLAY_NOW_PLAYERS = 3  # "Play now": you and two computer players
 
 
 def normalize_options(options: dict[str, Any] | None, num_players: int) -> dict[str, Any]:

@@ -10,9 +10,9 @@ from moderation.admin import SanctionActionsMixin
 
 @admin.register(User)
 class UserAdmin(SanctionActionsMixin, DjangoUserAdmin):
-    list_display = ("username", "email", "is_bot", "is_staff", "is_active", "date_joined")
-    list_filter = ("is_bot", "is_staff", "is_active")
-    fieldsets = (*DjangoUserAdmin.fieldsets, (_("Tapete"), {"fields": ("is_bot",)}))
+    list_display = ("username", "email", "is_bot", "is_guest", "is_staff", "is_active", "date_joined")
+    list_filter = ("is_bot", "is_guest", "is_staff", "is_active")
+    fieldsets = (*DjangoUserAdmin.fieldsets, (_("Tapete"), {"fields": ("is_bot", "is_guest")}))
 
     def sanction_targets(self, queryset):
         return list(queryset)

@@ -15,6 +15,15 @@ def pool_for(*, game: str, num_players: int, options: dict) -> str:
     return "standard"
 
 
+def pools_of(*, game: str) -> list[str]:
+    """Every pool of ``game``, in the order the leaderboard shows them as tabs."""
+    if game == "chinesecheckers":
+        return ["2p", "3p", "4p", "6p"]
+    if game == "perudo":
+        return ["duel", "table"]
+    return ["standard"]
+
+
 POOL_LABELS = {
     "duel": _("Duel"),
     "table": _("Table (3 to 6 players)"),

@@ -100,7 +100,8 @@ class Option:
     kinds: ``bool``; ``int`` (``minimum``/``maximum``); ``choice`` (one of ``choices``); ``multichoice`` (a list of
     distinct values from ``choices``, at most ``max_selected``). ``choices`` are ``(value, label)`` pairs.
     ``nullable`` allows ``None`` (meaning "the default for this player count", explained in ``help``).
-    ``house_rule`` marks variants that no official rule text has.
+    ``house_rule`` marks variants that no official rule text has. ``unit`` is ``"ms"`` for an ``int`` that is a
+    duration in milliseconds (the site asks for it, and shows it, in seconds).
     """
 
     name: str
@@ -114,6 +115,7 @@ class Option:
     max_selected: int | None = None
     nullable: bool = False
     house_rule: bool = False
+    unit: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in OPTION_KINDS:
@@ -168,7 +170,35 @@ class Option:
             "max_selected": self.max_selected,
             "nullable": self.nullable,
             "house_rule": self.house_rule,
+            "unit": self.unit,
         }
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named set of options a table creator picks in one click ("Board Game Arena", "Base game", "4 players").
+
+    ``options`` are partial (the schema's defaults fill the rest); ``num_players`` fixes the player count when the
+    preset is about it. Games list theirs in ``RULES.presets`` (see :func:`presets_of`); ``label`` and ``help`` are
+    English source strings marked with :func:`gettext_noop`.
+    """
+
+    key: str
+    label: str
+    options: dict[str, JSON] = field(default_factory=dict)
+    num_players: int | None = None
+    help: str = ""
+
+
+def presets_of(rules) -> tuple[Preset, ...]:
+    """The game's presets, best known first; a game that declares none has only its custom options."""
+    return tuple(getattr(rules, "presets", ()))
+
+
+def play_now_players(rules) -> int:
+    """How many seats a one-click "Play now" table has (the player and computer players): the game's
+    ``play_now_players`` if it declares one, else its minimum."""
+    return int(getattr(rules, "play_now_players", rules.min_players))
 
 
 def normalize_with_schema(
@@ -254,6 +284,8 @@ class GameRules(Protocol):
 
     # Optional: ``window_ms(state, seat) -> int | None``. For a seat awaited out of turn (Spicy's decision on a
     # last card), the short window its clock gets instead of its time bank; expiring there is not a fault.
+    # Optional: ``presets`` (a tuple of :class:`Preset`, see :func:`presets_of`) and ``play_now_players`` (see
+    # :func:`play_now_players`).
 
 
 @dataclass

@@ -49,18 +49,15 @@ def keep_account(request):
 def profile(request, username: str):
     player = get_object_or_404(User, username=username)
     finished = user_finished_matches(user=player)
-    ratings = [
-        {
-            "rating": rating,
-            "label": f"{_(registry.get(rating.game).name)} · {POOL_LABELS.get(rating.pool, rating.pool)}",
-            "chart": rating_chart_svg(
-                [change.before for change in history[:1]] + [change.after for change in history],
-                f"chart-{rating.game}-{rating.pool}",
-            ),
-        }
-        for rating in user_ratings(user=player)
-        for history in [list(user_history(user=player, game=rating.game, pool=rating.pool))]
-    ]
+    ratings = []
+    for rating in user_ratings(user=player):
+        history = list(user_history(user=player, game=rating.game, pool=rating.pool))
+        label = f"{_(registry.get(rating.game).name)} · {POOL_LABELS.get(rating.pool, rating.pool)}"
+        points = [change.before for change in history[:1]] + [change.after for change in history]
+        chart = rating_chart_svg(
+            points, f"chart-{rating.game}-{rating.pool}", _("Rating history: %(pool)s") % {"pool": label}
+        )
+        ratings.append({"rating": rating, "label": label, "chart": chart})
     return render(
         request,
         "accounts/profile.html",

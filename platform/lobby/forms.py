@@ -198,20 +198,21 @@ class TableForm(forms.Form):
         return json.dumps(mirrored)
 
     def chosen_preset(self, custom: dict):
-        """The preset the player chose, or None for "Custom". A post without ``preset`` is custom, and so is one
-        whose option fields were changed away from the chosen preset (a browser without JavaScript)."""
+        """The preset the player chose, or None for "Custom". A post without ``preset`` is custom. A browser
+        without JavaScript posts the folded fields as the page showed them (the first checked preset's values):
+        fields changed away from both those and the chosen preset's values mean the player chose them: custom."""
         key = self.cleaned_data.get("preset") if "preset" in self.fields else None
         preset = self.presets.get(key) if key and key != CUSTOM else None
         if preset is None or not any(name.startswith(OPTION_PREFIX) for name in self.data):
             return preset
+        shown = self.presets[self.fields["preset"].initial]
         num_players = preset.num_players or self.cleaned_data["num_players"]
         try:
-            changed = self.rules.normalize_options(custom, num_players) != self.rules.normalize_options(
-                preset.options, num_players
-            )
+            posted = self.rules.normalize_options(custom, num_players)
         except InvalidOptions:
-            changed = True
-        return None if changed else preset
+            return None
+        untouched = [self.rules.normalize_options(p.options, num_players) for p in (preset, shown)]
+        return preset if posted in untouched else None
 
     def _custom_options(self) -> dict:
         options = {}

@@ -4,6 +4,8 @@ Chinese Checkers is rated per player count (a duel and a six-player race are dif
 the duel from the table game; Spicy has one pool.
 """
 
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -28,5 +30,6 @@ POOL_LABELS = {
     "duel": _("Duel"),
     "table": _("Table (3 to 6 players)"),
     "standard": _("All tables"),
-    **{f"{n}p": _("%(count)s players") % {"count": n} for n in (2, 3, 4, 6)},
+    # Lazy, so each page says it in its reader's language (formatting at import would freeze it in English).
+    **{f"{n}p": lazy(lambda n: gettext("%(count)s players") % {"count": n}, str)(n) for n in (2, 3, 4, 6)},
 }

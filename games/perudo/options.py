@@ -145,6 +145,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         name="calzaCaller",
         kind="choice",
+        requires="calza",
         default="anyoneButLastBidder",
         label=gettext_noop("Who may call Calza"),
         help=gettext_noop(
@@ -161,6 +162,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         name="calzaRequiresMissingDie",
         kind="bool",
+        requires="calza",
         default=False,
         label=gettext_noop("Calza needs a missing die"),
         help=gettext_noop("Only players below the maximum number of dice may call Calza."),
@@ -168,6 +170,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         name="calzaSuccessEffect",
         kind="choice",
+        requires="calza",
         default="gainOne",
         label=gettext_noop("Effect of a correct Calza"),
         help=gettext_noop(
@@ -182,6 +185,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         name="afterCalzaStarter",
         kind="choice",
+        requires="calza",
         default="caller",
         label=gettext_noop("Who opens after a Calza"),
         help=gettext_noop(

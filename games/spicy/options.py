@@ -126,6 +126,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         name="worldsEndBelow",
         kind="int",
+        requires="worldsEnd",
         default=None,
         label=gettext_noop("Cards below World's End"),
         help=gettext_noop(
@@ -139,6 +140,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         name="worldsEndJitter",
         kind="int",
+        requires="worldsEnd",
         default=2,
         label=gettext_noop("World's End uncertainty"),
         help=gettext_noop(

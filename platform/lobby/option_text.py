@@ -92,15 +92,25 @@ def value_words(option: Option, value) -> str:
 
 
 def option_sentences(rules, options: dict) -> list[dict]:
-    """Every option of ``rules`` as ``{"text", "changed"}`` (``changed``: not the schema's default)."""
+    """Every option of ``rules`` that applies as ``{"name", "text", "changed"}``: an option whose ``requires`` is
+    off is left out, and one whose ``requires`` was switched on counts as changed (with Calza on, who may call it
+    matters even at its default)."""
+    defaults = {option.name: option.default for option in rules.options}
     sentences = []
     for option in rules.options:
+        if option.requires and not options.get(option.requires, defaults.get(option.requires)):
+            continue
         value = options.get(option.name, option.default)
         text = gettext("%(label)s: %(value)s.") % {
             "label": gettext(option.label),
             "value": value_words(option, value),
         }
-        sentences.append({"text": text, "changed": value != option.default, "name": option.name})
+        parent_changed = bool(option.requires) and options.get(option.requires) != defaults.get(
+            option.requires
+        )
+        sentences.append(
+            {"text": text, "changed": value != option.default or parent_changed, "name": option.name}
+        )
     return sentences
 
 

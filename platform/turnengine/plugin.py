@@ -101,7 +101,9 @@ class Option:
     distinct values from ``choices``, at most ``max_selected``). ``choices`` are ``(value, label)`` pairs.
     ``nullable`` allows ``None`` (meaning "the default for this player count", explained in ``help``).
     ``house_rule`` marks variants that no official rule text has. ``unit`` is ``"ms"`` for an ``int`` that is a
-    duration in milliseconds (the site asks for it, and shows it, in seconds).
+    duration in milliseconds (the site asks for it, and shows it, in seconds). ``requires`` names the ``bool`` option
+    without which this one changes nothing (Calza's caller without Calza): the site then leaves it out of the
+    table's rules in words.
     """
 
     name: str
@@ -116,6 +118,7 @@ class Option:
     nullable: bool = False
     house_rule: bool = False
     unit: str = ""
+    requires: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in OPTION_KINDS:
@@ -171,6 +174,7 @@ class Option:
             "nullable": self.nullable,
             "house_rule": self.house_rule,
             "unit": self.unit,
+            "requires": self.requires,
         }
 
 

@@ -32,7 +32,18 @@ def test_each_option_is_a_sentence_and_the_changed_ones_are_flagged():
     sentences = {item["name"]: item for item in option_text.option_sentences(rules, options)}
     assert sentences["calzaCaller"]["text"] == "Who may call Calza: The player whose turn it is."
     assert sentences["calza"]["text"] == "Calza: yes."
-    assert [name for name, item in sentences.items() if item["changed"]] == ["calza", "calzaCaller"]
+    changed = [name for name, item in sentences.items() if item["changed"]]
+    assert changed == [
+        "calza",
+        "calzaCaller",
+        "calzaRequiresMissingDie",
+        "calzaSuccessEffect",
+        "afterCalzaStarter",
+    ]
+    # Without Calza, who may call it changes nothing and is not said at all.
+    default = option_text.option_sentences(rules, rules.normalize_options({}, 3))
+    assert not any(item["changed"] for item in default)
+    assert not any(item["name"].startswith("calza") and item["name"] != "calza" for item in default)
     spicy = registry.get("spicy")
     texts = [item["text"] for item in option_text.option_sentences(spicy, spicy.normalize_options({}, 2))]
     assert "Challenge grace period: 3 seconds." in texts

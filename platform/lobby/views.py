@@ -61,10 +61,12 @@ def open_tables(request):
 
 
 def _all_open_tables() -> dict:
+    """Every game's open tables with a free seat, oldest first."""
     tables = []
     for rules in registry.all_games():
         tables += selectors.with_ratings(selectors.open_tables(game=rules.key))
-    return {"open_tables": sorted(tables, key=lambda match: match.created_at)}
+    free = [match for match in tables if match.seated < match.num_players]
+    return {"open_tables": sorted(free, key=lambda match: match.created_at)}
 
 
 def game_lobby(request, game: str):

@@ -72,7 +72,6 @@ def _visit_every_page(browser, live_url, size: str, *, waiting, playing, done) -
             ("lobby", "/play/perudo/"),
             ("waiting", f"/table/{waiting.pk}/"),
             ("profile", "/accounts/u/ana/"),
-            ("leaderboard", "/leaderboard/perudo/"),
             ("leaderboard-cc", "/leaderboard/chinesecheckers/4p/"),
             ("howto-perudo", "/how-to-play/perudo/"),
             ("howto-spicy", "/how-to-play/spicy/"),

@@ -21,8 +21,11 @@ def test_the_home_page_leads_with_play_now_and_lists_open_tables_of_every_game(c
         assert reverse("lobby:play_now", args=[key]) in page
         assert reverse("lobby:howto", args=[key]) in page
     assert page.index("Play now") < page.index("Find opponents")
+    full = lobby.table_create(user=make_user(), game="perudo", num_players=2, options={}, ranked=False)
+    lobby.table_join(user=make_user(), match_id=full.pk)
     fragment = client.get(reverse("lobby:open_tables")).content.decode()
     assert reverse("lobby:join", args=[waiting.pk]) in fragment and "ana" in fragment
+    assert reverse("lobby:table", args=[full.pk]) not in fragment  # nothing to join there
 
 
 @pytest.mark.parametrize("game", GAME_KEYS)

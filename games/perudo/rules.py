@@ -124,6 +124,7 @@ from games.perudo.bidding import (
 from games.perudo.options import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    OPTION_ERRORS,
     OPTIONS,
     PLAY_NOW_PLAYERS,
     PRESETS,
@@ -171,6 +172,7 @@ class PerudoRules:
     max_players = MAX_PLAYERS
     options = OPTIONS
     presets = PRESETS
+    option_errors = OPTION_ERRORS
     play_now_players = PLAY_NOW_PLAYERS
 
     # --- setup ----------------------------------------------------------------------------------------------

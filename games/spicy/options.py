@@ -197,6 +197,15 @@ PRESETS: tuple[Preset, ...] = (
     ),
 )
 PLAY_NOW_PLAYERS = 3  # "Play now": you and two computer players
+# What the table creator reads when normalize_options refuses (by code).
+OPTION_ERRORS = {
+    "spice_it_up_random_alone": gettext_noop(
+        "Cards drawn at random cannot be combined with chosen Spice It Up! cards."
+    ),
+    "worlds_end_too_deep": gettext_noop(
+        "World's End needs at least one card above it: put fewer cards below it, or deal fewer cards."
+    ),
+}
 
 
 def normalize_options(options: dict[str, Any] | None, num_players: int) -> dict[str, Any]:

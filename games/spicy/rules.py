@@ -874,6 +874,7 @@ class SpicyRules:
     max_players = spicy_options.MAX_PLAYERS
     options: tuple[Option, ...] = spicy_options.OPTIONS
     presets = spicy_options.PRESETS
+    option_errors = spicy_options.OPTION_ERRORS
     play_now_players = spicy_options.PLAY_NOW_PLAYERS
 
     def normalize_options(self, options: dict[str, Any] | None, num_players: int) -> dict[str, Any]:

@@ -13,9 +13,10 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 from turnengine import clocks
-from turnengine.plugin import InvalidOptions, Option, Preset, presets_of
+from turnengine.plugin import InvalidOptions, Option, Preset, option_errors_of, presets_of
 
-# Refusals of a game's cross-option checks (their codes are in each game's options module), as sentences.
+# Refusals of the schema's own checks (turnengine.plugin.normalize_with_schema), as sentences; a game's cross-option
+# checks bring theirs (``option_errors`` on its RULES, see turnengine.plugin.option_errors_of).
 OPTION_ERRORS = {
     "player_count": gettext_noop("This game cannot be played with that many players."),
     "option_unknown": gettext_noop("One of these options does not exist."),
@@ -23,24 +24,12 @@ OPTION_ERRORS = {
     "option_type": gettext_noop("One of these options has a value of the wrong kind."),
     "option_choice": gettext_noop("One of these options has a value it cannot take."),
     "option_range": gettext_noop("One of these options is out of its range."),
-    "starting_dice_above_max": gettext_noop(
-        "The dice per player cannot be more than the maximum dice per player."
-    ),
-    "salsa_calza_caller": gettext_noop(
-        "With Perudo Salsa, Calza is open to anyone but the last bidder: choose that."
-    ),
-    "spice_it_up_random_alone": gettext_noop(
-        "Cards drawn at random cannot be combined with chosen Spice It Up! cards."
-    ),
-    "worlds_end_too_deep": gettext_noop(
-        "World's End needs at least one card above it: put fewer cards below it, or deal fewer cards."
-    ),
 }
 
 
 def option_error_sentence(rules, error: InvalidOptions) -> str:
     """A translated sentence for a refusal of ``rules.normalize_options``."""
-    sentence = OPTION_ERRORS.get(error.code)
+    sentence = option_errors_of(rules).get(error.code) or OPTION_ERRORS.get(error.code)
     return gettext(sentence) if sentence else gettext("These options cannot be played together.")
 
 

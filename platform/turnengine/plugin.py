@@ -199,6 +199,12 @@ def presets_of(rules) -> tuple[Preset, ...]:
     return tuple(getattr(rules, "presets", ()))
 
 
+def option_errors_of(rules) -> dict[str, str]:
+    """The game's sentences for the codes of its cross-option checks (``option_errors``: code -> English sentence
+    marked with :func:`gettext_noop`), shown to a table creator instead of the exception's terse message."""
+    return dict(getattr(rules, "option_errors", {}))
+
+
 def play_now_players(rules) -> int:
     """How many seats a one-click "Play now" table has (the player and computer players): the game's
     ``play_now_players`` if it declares one, else its minimum."""
@@ -288,8 +294,8 @@ class GameRules(Protocol):
 
     # Optional: ``window_ms(state, seat) -> int | None``. For a seat awaited out of turn (Spicy's decision on a
     # last card), the short window its clock gets instead of its time bank; expiring there is not a fault.
-    # Optional: ``presets`` (a tuple of :class:`Preset`, see :func:`presets_of`) and ``play_now_players`` (see
-    # :func:`play_now_players`).
+    # Optional: ``presets`` (a tuple of :class:`Preset`, see :func:`presets_of`), ``option_errors`` (see
+    # :func:`option_errors_of`) and ``play_now_players`` (see :func:`play_now_players`).
 
 
 @dataclass

@@ -104,3 +104,16 @@ def test_a_field_error_is_shown_once_next_to_its_field(client, make_user):
     page = _post(client, "perudo", data).content.decode()
     assert page.count("Ensure this value is less than or equal to 10.") == 1
     assert 'class="custom-options" open' in page  # unfolded so the player sees it
+
+
+def test_a_spicy_refusal_names_the_fix(client, make_user):
+    client.force_login(make_user())
+    data = {
+        **form_defaults("spicy", num_players=6),
+        "preset": "custom",
+        "opt_handSize": "12",
+        "opt_worldsEndBelow": "40",
+    }
+    page = _post(client, "spicy", data).content.decode()
+    assert page.count("World&#x27;s End needs at least one card above it") == 1
+    assert not Match.objects.exists()

@@ -37,7 +37,8 @@ def keep_account(request):
     """A guest chooses a name and a password; the account, its games and its history stay theirs."""
     if not request.user.is_guest:
         return redirect("profile", request.user.username)
-    form = KeepAccountForm(request.POST or None, instance=request.user)
+    # The guest's generated name is not offered: it is reserved for guests.
+    form = KeepAccountForm(request.POST or None, instance=request.user, initial={"username": ""})
     if request.method == "POST" and form.is_valid():
         user = form.save()
         update_session_auth_hash(request, user)

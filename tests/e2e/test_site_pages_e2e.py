@@ -31,13 +31,20 @@ def _context(browser, live_url, size: str):
 
 def _look(page, name: str, size: str, *, audit: bool) -> None:
     """Viewport screenshot, no sideways scrolling, and (on the site's own pages) no axe-core violation."""
-    page.wait_for_load_state("load")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"site-{name}-{size}.png"))
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= SIZES[size][0], f"{name} scrolls sideways at {SIZES[size][0]} px ({width} px)"
     if audit:
         assert_accessible(page, f"{name} at {size} size")
+
+
+def _look_at_every_size(page, name: str, *, audit: bool) -> None:
+    """The page as loaded, at the phone and then the laptop size (one load, one axe-core injection)."""
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("window.scrollTo(0, 0)")
+        _look(page, name, size, audit=audit)
 
 
 def test_every_site_page_fits_the_screen_and_passes_axe(browser, live_url, transactional_db, make_user):
@@ -52,16 +59,12 @@ def test_every_site_page_fits_the_screen_and_passes_axe(browser, live_url, trans
     lobby.table_join(user=bruno, match_id=done.pk)
     lobby.table_start(user=ana, match_id=done.pk)
     play_to_the_end(Match.objects.get(pk=done.pk), [ana, bruno])
-    for size in SIZES:
-        _visit_every_page(browser, live_url, size, waiting=waiting, playing=playing, done=done)
 
-
-def _visit_every_page(browser, live_url, size: str, *, waiting, playing, done) -> None:
-    context, page = _context(browser, live_url, size)
+    context, page = _context(browser, live_url, "phone")
     try:
         for name, path in [("login", "/accounts/login/"), ("signup", "/accounts/signup/")]:
             page.goto(path)
-            _look(page, name, size, audit=True)
+            _look_at_every_size(page, name, audit=True)
         page.goto("/accounts/login/")
         page.fill("#id_username", "ana")
         page.fill("#id_password", PASSWORD)
@@ -72,14 +75,15 @@ def _visit_every_page(browser, live_url, size: str, *, waiting, playing, done) -
             ("lobby", "/play/perudo/"),
             ("waiting", f"/table/{waiting.pk}/"),
             ("profile", "/accounts/u/ana/"),
-            ("leaderboard-cc", "/leaderboard/chinesecheckers/4p/"),
+            ("leaderboard", "/leaderboard/chinesecheckers/4p/"),
             ("howto-perudo", "/how-to-play/perudo/"),
             ("howto-spicy", "/how-to-play/spicy/"),
             ("howto-chinesecheckers", "/how-to-play/chinesecheckers/"),
         ]
         for name, path in site_pages:
             page.goto(path)
-            _look(page, name, size, audit=True)
+            _look_at_every_size(page, name, audit=True)
+        page.set_viewport_size({"width": SIZES["phone"][0], "height": SIZES["phone"][1]})
         page.goto("/play/spicy/")
         # A preset shows its values in the folded fields; touching one of them makes the rules custom.
         page.check("input[name=preset][value=spiceItUp]")
@@ -90,7 +94,7 @@ def _visit_every_page(browser, live_url, size: str, *, waiting, playing, done) -
         assert page.locator("input[name=preset][value=custom]").is_checked()
         page.wait_for_selector("details.custom-options[open]")
         page.locator("details.custom-options").scroll_into_view_if_needed()
-        _look(page, "form-custom", size, audit=True)
+        _look(page, "form-custom", "phone", audit=True)
         for name, path in [
             ("table", f"/table/{playing.pk}/"),
             ("result", f"/table/{done.pk}/"),
@@ -98,7 +102,7 @@ def _visit_every_page(browser, live_url, size: str, *, waiting, playing, done) -
         ]:
             page.goto(path)
             page.wait_for_selector("[data-players] li")
-            _look(page, name, size, audit=False)
+            _look_at_every_size(page, name, audit=False)
     finally:
         context.close()
 

@@ -12,7 +12,7 @@ from accounts.guests import guests_cleanup
 from accounts.tasks import cleanup_guests
 from lobby import services as lobby
 from lobby.errors import LobbyError
-from tests.conftest import PASSWORD, play_to_the_end
+from tests.conftest import PASSWORD
 from turnengine.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -96,17 +96,15 @@ def _age(user, days):
 
 
 def test_abandoned_guests_are_cleaned_up_with_the_tables_only_they_played(client, make_user):
-    _play_now(client, "chinesecheckers")
+    _play_now(client, "chinesecheckers")  # then left, mid-game
     alone = User.objects.get(is_guest=True)
     match = Match.objects.get()
-    play_to_the_end(match, [seat.user for seat in match.seats.order_by("index")])
     # A guest who played a registered player: their shared game must keep both seats.
     shared_guest = User.objects.create(username="guest-shared", is_guest=True)
     registered = make_user()
     shared = lobby.table_create(user=registered, game="perudo", num_players=2, options={}, ranked=False)
     lobby.table_join(user=shared_guest, match_id=shared.pk)
     lobby.table_start(user=registered, match_id=shared.pk)
-    play_to_the_end(Match.objects.get(pk=shared.pk), [registered, shared_guest])
     recent = User.objects.create(username="guest-recent", is_guest=True)
     ttl_days = settings.TAPETE_GUEST_TTL_SECONDS / 86400
     _age(alone, ttl_days + 1)

@@ -141,6 +141,7 @@ from turnengine.plugin import (
     MalformedAction,
     Option,
     Outcome,
+    Preset,
     gettext_noop,
     normalize_with_schema,
 )
@@ -203,6 +204,21 @@ OPTIONS: tuple[Option, ...] = (
     ),
 )
 
+# One preset per player count (the start points of each are rules.md §4 item 7), every option at its default.
+PRESETS: tuple[Preset, ...] = (
+    Preset(key="2p", label=gettext_noop("2 players"), num_players=2, help=gettext_noop("Face to face.")),
+    Preset(key="3p", label=gettext_noop("3 players"), num_players=3, help=gettext_noop("Every other point.")),
+    Preset(
+        key="4p", label=gettext_noop("4 players"), num_players=4, help=gettext_noop("Two opposite pairs.")
+    ),
+    Preset(
+        key="6p",
+        label=gettext_noop("6 players"),
+        num_players=6,
+        help=gettext_noop("Every point of the star."),
+    ),
+)
+
 
 def cube_of(cell: int) -> list[int]:
     """The public form of a hole: a fresh ``[x, y, z]`` list."""
@@ -215,6 +231,8 @@ class ChineseCheckersRules:
     min_players = 2
     max_players = 6
     options = OPTIONS
+    presets = PRESETS
+    play_now_players = 2
 
     # ----------------------------------------------------------------------------------------- setup
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from turnengine.plugin import InvalidOptions, Option, gettext_noop, normalize_with_schema
+from turnengine.plugin import InvalidOptions, Option, Preset, gettext_noop, normalize_with_schema
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -150,6 +150,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         name="calzaCaller",
         kind="choice",
+        requires="calza",
         default="anyoneButLastBidder",
         label=gettext_noop("Who may call Calza"),
         help=gettext_noop(
@@ -166,6 +167,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         name="calzaRequiresMissingDie",
         kind="bool",
+        requires="calza",
         default=False,
         label=gettext_noop("Calza needs a missing die"),
         help=gettext_noop("Only players below the maximum number of dice may call Calza."),
@@ -173,6 +175,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         name="calzaSuccessEffect",
         kind="choice",
+        requires="calza",
         default="gainOne",
         label=gettext_noop("Effect of a correct Calza"),
         help=gettext_noop(
@@ -187,6 +190,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         name="afterCalzaStarter",
         kind="choice",
+        requires="calza",
         default="caller",
         label=gettext_noop("Who opens after a Calza"),
         help=gettext_noop(
@@ -216,6 +220,57 @@ OPTIONS: tuple[Option, ...] = (
         ),
     ),
 )
+
+# The three rule texts of rules.md §1.10 as one-click presets (Calza stays an opt-in variant in all three; each
+# preset sets who may call it, so switching Calza on under "Custom" keeps that text's rule).
+PRESETS: tuple[Preset, ...] = (
+    Preset(
+        key="asmodee",
+        label=gettext_noop("Asmodée (French)"),
+        help=gettext_noop(
+            "The French rulebook: two dice each to choose who starts, Palifico each time a player drops to one "
+            "die, no Paco bids in Palifico, Calza only instead of one's own bid."
+        ),
+        options={
+            "firstPlayer": "rollTwoSum",
+            "palificoOncePerPlayer": False,
+            "palificoPacoBids": "forbidden",
+            "calzaCaller": "currentOnly",
+        },
+    ),
+    Preset(
+        key="italian",
+        label=gettext_noop("Italian"),
+        help=gettext_noop(
+            "The Italian rulebook: one die each to choose who starts, one-die players may change the face in "
+            "Palifico, Calza by anyone but the last bidder and the next player."
+        ),
+        options={
+            "firstPlayer": "rollOne",
+            "palificoOneDieMayChangeFace": True,
+            "calzaCaller": "anyoneButLastBidderAndCurrent",
+        },
+    ),
+    Preset(
+        key="bga",
+        label=gettext_noop("Board Game Arena"),
+        help=gettext_noop(
+            "As on Board Game Arena: a random first player, Palifico once per player, Pacos may open a Palifico "
+            "round, Calza by anyone but the last bidder."
+        ),
+        options={},
+    ),
+)
+PLAY_NOW_PLAYERS = 4  # "Play now": you and three computer players
+# What the table creator reads when normalize_options refuses (by code).
+OPTION_ERRORS = {
+    "starting_dice_above_max": gettext_noop(
+        "The dice per player cannot be more than the maximum dice per player."
+    ),
+    "salsa_calza_caller": gettext_noop(
+        "With Perudo Salsa, Calza is open to anyone but the last bidder: choose that."
+    ),
+}
 
 
 def normalize_options(options: dict[str, Any] | None, num_players: int) -> dict[str, Any]:

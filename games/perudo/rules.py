@@ -133,7 +133,16 @@ from games.perudo.bidding import (
     palifico_raise_minimums,
     quantity_limit,
 )
-from games.perudo.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, calza_ceiling, normalize_options
+from games.perudo.options import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OPTION_ERRORS,
+    OPTIONS,
+    PLAY_NOW_PLAYERS,
+    PRESETS,
+    calza_ceiling,
+    normalize_options,
+)
 from turnengine.plugin import CHANCE, IllegalAction, MalformedAction, Outcome
 
 State = dict[str, Any]
@@ -176,6 +185,9 @@ class PerudoRules:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options = OPTIONS
+    presets = PRESETS
+    option_errors = OPTION_ERRORS
+    play_now_players = PLAY_NOW_PLAYERS
 
     # --- setup ----------------------------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from games.spicy.cards import (
     TURN_IT_UP,
     WE_LOVE_CHILI,
 )
-from turnengine.plugin import InvalidOptions, Option, gettext_noop, normalize_with_schema
+from turnengine.plugin import InvalidOptions, Option, Preset, gettext_noop, normalize_with_schema
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -127,6 +127,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         name="worldsEndBelow",
         kind="int",
+        requires="worldsEnd",
         default=None,
         label=gettext_noop("Cards below World's End"),
         help=gettext_noop(
@@ -140,6 +141,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         name="worldsEndJitter",
         kind="int",
+        requires="worldsEnd",
         default=2,
         label=gettext_noop("World's End uncertainty"),
         help=gettext_noop(
@@ -153,13 +155,14 @@ OPTIONS: tuple[Option, ...] = (
         name="challengeGraceMs",
         kind="int",
         default=3000,
-        label=gettext_noop("Challenge grace period (ms)"),
+        label=gettext_noop("Challenge grace period"),
         help=gettext_noop(
             "After a card lands, the next player must wait this long before playing, so that everyone has a "
             "chance to challenge. Challenges stay possible until the next card is played."
         ),
         minimum=0,
         maximum=30000,
+        unit="ms",
     ),
     Option(
         name="challengeLoserMustLead",
@@ -179,6 +182,31 @@ OPTIONS: tuple[Option, ...] = (
         ),
     ),
 )
+
+PRESETS: tuple[Preset, ...] = (
+    Preset(
+        key="base",
+        label=gettext_noop("Base game"),
+        help=gettext_noop("The rulebook's game, without variant cards."),
+        options={},
+    ),
+    Preset(
+        key="spiceItUp",
+        label=gettext_noop("With Spice It Up! cards"),
+        help=gettext_noop("One Spice It Up! card drawn at random changes the rules for the whole game."),
+        options={"spiceItUp": ["random1"]},
+    ),
+)
+PLAY_NOW_PLAYERS = 3  # "Play now": you and two computer players
+# What the table creator reads when normalize_options refuses (by code).
+OPTION_ERRORS = {
+    "spice_it_up_random_alone": gettext_noop(
+        "Cards drawn at random cannot be combined with chosen Spice It Up! cards."
+    ),
+    "worlds_end_too_deep": gettext_noop(
+        "World's End needs at least one card above it: put fewer cards below it, or deal fewer cards."
+    ),
+}
 
 
 def normalize_options(options: dict[str, Any] | None, num_players: int) -> dict[str, Any]:

@@ -878,6 +878,9 @@ class SpicyRules:
     min_players = spicy_options.MIN_PLAYERS
     max_players = spicy_options.MAX_PLAYERS
     options: tuple[Option, ...] = spicy_options.OPTIONS
+    presets = spicy_options.PRESETS
+    option_errors = spicy_options.OPTION_ERRORS
+    play_now_players = spicy_options.PLAY_NOW_PLAYERS
 
     def normalize_options(self, options: dict[str, Any] | None, num_players: int) -> dict[str, Any]:
         return spicy_options.normalize_options(options, num_players)

@@ -15,9 +15,9 @@ from moderation.player_page import player_page
 
 @admin.register(User)
 class UserAdmin(SanctionActionsMixin, DjangoUserAdmin):
-    list_display = ("username", "moderation_link", "email", "is_bot", "is_staff", "is_active", "date_joined")
-    list_filter = ("is_bot", "is_staff", "is_active")
-    fieldsets = (*DjangoUserAdmin.fieldsets, (_("Tapete"), {"fields": ("is_bot", "time_zone")}))
+    list_display = ("username", "moderation_link", "email", "is_bot", "is_guest", "is_staff", "is_active", "date_joined")
+    list_filter = ("is_bot", "is_guest", "is_staff", "is_active")
+    fieldsets = (*DjangoUserAdmin.fieldsets, (_("Tapete"), {"fields": ("is_bot", "is_guest", "time_zone")}))
     change_form_template = "admin/moderation/buttons_change_form.html"
 
     @admin.display(description=_("moderation"))

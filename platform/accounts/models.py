@@ -1,4 +1,5 @@
-"""The site's user model: Django's user, ours from the first migration so it can grow (bots, ratings, sanctions)."""
+"""The site's user model: Django's user, ours from the first migration so it can grow (bots, guests, ratings,
+sanctions)."""
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
@@ -8,6 +9,14 @@ from django.utils.translation import gettext_lazy as _
 class User(AbstractUser):
     is_bot = models.BooleanField(
         _("bot"), default=False, help_text=_("A computer player: never counted as a human on leaderboards.")
+    )
+    is_guest = models.BooleanField(
+        _("guest"),
+        default=False,
+        help_text=_(
+            "An account made on the fly for a visitor who played without signing up: never rated, kept once "
+            "they choose a name and password, removed when abandoned."
+        ),
     )
 
     time_zone = models.CharField(

@@ -6,6 +6,7 @@ from accounts.login import LoginView
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("keep/", views.keep_account, name="keep_account"),
     path("login/", LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),

@@ -1,15 +1,17 @@
-"""Sign-up and profile pages; log-in, log-out and password pages are Django's own (see urls.py)."""
+"""Sign-up, a guest keeping their account, and profile pages; log-in, log-out and password pages are Django's own
+(see urls.py)."""
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from accounts.forms import SignUpForm
+from accounts.forms import KeepAccountForm, SignUpForm
 from accounts.models import User
-from accounts.selectors import user_current_matches, user_finished_matches
+from accounts.selectors import finished_games, user_current_matches, user_finished_matches
 from ratings.charts import rating_chart_svg
 from ratings.pools import POOL_LABELS
 from ratings.selectors import user_history, user_ratings
@@ -34,28 +36,41 @@ def signup(request):
     return render(request, "registration/signup.html", {"form": form})
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def keep_account(request):
+    """A guest chooses a name and a password; the account, its games and its history stay theirs."""
+    if not request.user.is_guest:
+        return redirect("profile", request.user.username)
+    # The guest's generated name is not offered: it is reserved for guests.
+    form = KeepAccountForm(request.POST or None, instance=request.user, initial={"username": ""})
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        update_session_auth_hash(request, user)
+        messages.success(request, _("Your account is yours to keep, %(name)s.") % {"name": user.username})
+        return redirect("profile", user.username)
+    return render(request, "registration/keep_account.html", {"form": form})
+
+
 def profile(request, username: str):
     player = get_object_or_404(User, username=username)
     finished = user_finished_matches(user=player)
-    ratings = [
-        {
-            "rating": rating,
-            "label": f"{registry.get(rating.game).name} · {POOL_LABELS.get(rating.pool, rating.pool)}",
-            "chart": rating_chart_svg(
-                [change.before for change in history[:1]] + [change.after for change in history],
-                f"chart-{rating.game}-{rating.pool}",
-            ),
-        }
-        for rating in user_ratings(user=player)
-        for history in [list(user_history(user=player, game=rating.game, pool=rating.pool))]
-    ]
+    ratings = []
+    for rating in user_ratings(user=player):
+        history = list(user_history(user=player, game=rating.game, pool=rating.pool))
+        label = f"{_(registry.get(rating.game).name)} · {POOL_LABELS.get(rating.pool, rating.pool)}"
+        points = [change.before for change in history[:1]] + [change.after for change in history]
+        chart = rating_chart_svg(
+            points, f"chart-{rating.game}-{rating.pool}", _("Rating history: %(pool)s") % {"pool": label}
+        )
+        ratings.append({"rating": rating, "label": label, "chart": chart})
     return render(
         request,
         "accounts/profile.html",
         {
             "player": player,
             "current_matches": user_current_matches(user=player),
-            "finished_matches": finished[:30],
+            "finished_games": finished_games(user=player, matches=finished[:30]),
             "games_played": finished.count(),
             "ratings": ratings,
         },

@@ -31,4 +31,5 @@ MESSAGES = {
     "rating_out_of_range": _("Your rating is outside this table's range."),
     "not_finished": _("This game is not over yet."),
     "invalid_grace": _("The grace for a disconnected player must be between 1 and 600 seconds."),
+    "guest_unranked": _("Guests play friendly tables only: keep your account to play ranked tables."),
 }

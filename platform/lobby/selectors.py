@@ -27,13 +27,15 @@ def running_tables(*, game: str, limit: int = 20) -> QuerySet[Match]:
 
 
 def with_ratings(matches) -> list[Match]:
-    """Attach ``players``: (username, rating in the table's pool or None, is a bot) to each match, for the lobby."""
+    """Attach ``players``: (username, rating in the table's pool or None, is a bot), and ``player_names``, to each
+    match, for the lobby."""
     matches = list(matches)
     for match in matches:
         seats = list(match.seats.all())
         ratings = ratings_by_user(
             game=match.game, pool=match_pool(match), user_ids=[seat.user_id for seat in seats]
         )
+        match.player_names = [seat.user.username for seat in seats]
         match.players = [
             (
                 seat.user.username,

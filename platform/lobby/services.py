@@ -1,4 +1,5 @@
-"""Tables before they start: create with options, join, take a seat, leave, cancel, start.
+"""Tables before they start: create with options, join, take a seat, leave, cancel, start; and "Play now", which does
+all of it in one step against computer players.
 
 Every service locks the match row, so two players racing for the last seat, or a join racing the start, resolve
 in the database: one wins, the other gets a :class:`LobbyError` with a clear message.
@@ -13,7 +14,9 @@ from moderation.services import is_locked_out, network_notices_for
 from ratings.selectors import match_pool, rating_value
 from turnengine import bots, clocks, registry, services
 from turnengine.models import Match, Seat
-from turnengine.plugin import InvalidOptions
+from turnengine.plugin import InvalidOptions, play_now_players
+
+PLAY_NOW_TIME_CONTROL = clocks.DEFAULT_PROFILE
 
 
 def table_create(
@@ -39,6 +42,8 @@ def table_create(
         raise LobbyError("invalid_time_control")
     if ranked and clocks.PROFILES[time_control].kind == clocks.NO_LIMIT:
         raise LobbyError("ranked_needs_clock")
+    if ranked and user.is_guest:
+        raise LobbyError("guest_unranked")
     if (min_rating is not None or max_rating is not None) and not ranked:
         raise LobbyError("range_needs_ranked")
     if not clocks.MIN_GRACE_MS <= grace_seconds * clocks.SECOND <= clocks.MAX_GRACE_MS:
@@ -84,6 +89,8 @@ def table_join(*, user, match_id: int, seat: int | None = None, ip_address: str 
         taken = set(match.seats.values_list("index", flat=True))
         if match.seats.filter(user=user).exists():
             raise LobbyError("already_seated")
+        if match.ranked and user.is_guest:
+            raise LobbyError("guest_unranked")
         _check_rating_range(match, user)
         if seat is None:
             free = [index for index in range(match.num_players) if index not in taken]
@@ -166,3 +173,30 @@ def table_start(*, user, match_id: int) -> services.Update:
         logged = services.match_begin(match=match)
         network_notices_for(match=match)
     return services.build_update(match, logged)
+
+
+def table_play_now(
+    *, user, game: str, level: str, ip_address: str | None = None
+) -> tuple[Match, services.Update]:
+    """One click to a game: a friendly table of ``game`` with the game's "Play now" seat count and default options,
+    the player at seat 0, computer players of ``level`` at every other seat, started at once. All or nothing."""
+    try:
+        rules = registry.get(game)
+    except KeyError:
+        raise LobbyError("unknown_game") from None
+    if level not in bots.levels(game):
+        raise LobbyError("unknown_bot_level")
+    with transaction.atomic():
+        match = table_create(
+            user=user,
+            game=game,
+            num_players=play_now_players(rules),
+            options={},
+            ranked=False,
+            time_control=PLAY_NOW_TIME_CONTROL,
+            ip_address=ip_address,
+        )
+        for _seat in range(1, match.num_players):
+            table_add_bot(user=user, match_id=match.pk, level=level)
+        update = table_start(user=user, match_id=match.pk)
+    return match, update

@@ -6,7 +6,10 @@ app_name = "lobby"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("tables/open/", views.open_tables, name="open_tables"),
     path("play/<slug:game>/", views.game_lobby, name="game"),
+    path("play/<slug:game>/now/", views.play_now, name="play_now"),
+    path("how-to-play/<slug:game>/", views.howto, name="howto"),
     path("play/<slug:game>/tables/", views.table_list, name="table_list"),
     path("play/<slug:game>/new/", views.table_create, name="create"),
     path("table/<int:match_id>/", views.table, name="table"),

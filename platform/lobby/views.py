@@ -1,4 +1,6 @@
-"""Lobby pages: the games, each game's open tables and creation form, a table's page, and the table actions."""
+"""Lobby pages: the home page (Play now, Find opponents), each game's open tables and creation form, How to play,
+a table's page, and the table actions. Anonymous clicks that start playing (Play now, join, open a table) play as a
+guest (``accounts.guests.login_or_guest``)."""
 
 from __future__ import annotations
 
@@ -6,10 +8,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import select_template
 from django.urls import reverse
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_POST
 
-from lobby import rematch, selectors, services
+from accounts.guests import login_or_guest
+from lobby import option_text, rematch, selectors, services
 from lobby.errors import LobbyError
 from lobby.forms import TableForm
 from lobby.notify import lobby_changed
@@ -18,6 +23,7 @@ from tapete.params import BadParameter, int_param
 from turnengine import bots, registry
 from turnengine.broadcast import broadcast_sync
 from turnengine.models import Match
+from turnengine.plugin import play_now_players, presets_of
 from turnengine.views import MAX_SEATS, board_templates
 
 
@@ -28,18 +34,97 @@ def _rules_or_404(game: str):
         raise Http404 from None
 
 
+PLAY_LEVEL_SESSION_KEY = "play_now_level"
+DEFAULT_PLAY_LEVEL = "easy"
+
+
+def _may_rank(user) -> bool:
+    return user.is_authenticated and not user.is_guest
+
+
 def home(request):
+    level = request.session.get(PLAY_LEVEL_SESSION_KEY, DEFAULT_PLAY_LEVEL)
     games = [
-        {"rules": rules, "open": selectors.open_tables(game=rules.key).count()}
+        {
+            "rules": rules,
+            "open": selectors.open_tables(game=rules.key).count(),
+            "levels": list(bots.levels(rules.key)),
+            "players": play_now_players(rules),
+            "picture": select_template([f"{rules.key}/picture.html", "pictures/none.html"]),
+        }
         for rules in registry.all_games()
     ]
-    return render(request, "lobby/home.html", {"games": games})
+    return render(request, "lobby/home.html", {"games": games, "level": level, **_all_open_tables()})
+
+
+def open_tables(request):
+    """The home page's "Find opponents" list, fetched again when the lobby socket says a table changed."""
+    return render(request, "lobby/_open_tables.html", _all_open_tables())
+
+
+def _all_open_tables() -> dict:
+    """Every game's open tables with a free seat, oldest first."""
+    tables = []
+    for rules in registry.all_games():
+        tables += selectors.with_ratings(selectors.open_tables(game=rules.key))
+    free = [match for match in tables if match.seated < match.num_players]
+    return {"open_tables": sorted(free, key=lambda match: match.created_at)}
 
 
 def game_lobby(request, game: str):
     rules = _rules_or_404(game)
-    form = TableForm(rules)
+    form = TableForm(rules, may_rank=_may_rank(request.user))
     return render(request, "lobby/game.html", {"rules": rules, "form": form, **_table_lists(rules)})
+
+
+def howto(request, game: str):
+    """How to play a game, written for players; the page in the reader's language (English if there is none)."""
+    rules = _rules_or_404(game)
+    language = (get_language() or "en").split("-")[0]
+    body = select_template([f"howto/{rules.key}.{language}.html", f"howto/{rules.key}.en.html"])
+    options = [
+        {
+            "option": option,
+            "label": gettext(option.label),
+            "help": gettext(option.help),
+            "default": option_text.value_words(option, option.default),
+            "choices": [gettext(label) for _value, label in option.choices]
+            if len(option.choices) > 1
+            else [],
+        }
+        for option in rules.options
+    ]
+    presets = [(gettext(preset.label), gettext(preset.help)) for preset in presets_of(rules)]
+    return render(
+        request,
+        "howto/page.html",
+        {
+            "rules": rules,
+            "body": body,
+            "options": options,
+            "presets": presets,
+            "levels": list(bots.levels(rules.key)),
+            "level": request.session.get(PLAY_LEVEL_SESSION_KEY, DEFAULT_PLAY_LEVEL),
+        },
+    )
+
+
+@login_or_guest
+@require_POST
+def play_now(request, game: str):
+    """One click: a started table of ``game`` against computer players of the chosen (then remembered) level."""
+    rules = _rules_or_404(game)
+    level = request.POST.get("level", DEFAULT_PLAY_LEVEL)
+    try:
+        match, update = services.table_play_now(
+            user=request.user, game=rules.key, level=level, ip_address=request.META.get("REMOTE_ADDR")
+        )
+    except LobbyError as error:
+        messages.error(request, error.message)
+        return redirect("lobby:home")
+    request.session[PLAY_LEVEL_SESSION_KEY] = level
+    broadcast_sync(update)
+    return redirect("lobby:table", match_id=match.pk)
 
 
 def table_list(request, game: str):
@@ -55,11 +140,11 @@ def _table_lists(rules) -> dict:
     }
 
 
-@login_required
+@login_or_guest
 @require_POST
 def table_create(request, game: str):
     rules = _rules_or_404(game)
-    form = TableForm(rules, request.POST)
+    form = TableForm(rules, request.POST, may_rank=_may_rank(request.user))
     if wait := throttle.TABLES_PER_USER.wait_seconds(request):
         messages.error(request, throttle.TABLES_PER_USER.message(wait))
         return render(
@@ -77,8 +162,8 @@ def table_create(request, game: str):
             options=form.cleaned_data["options"],
             ranked=form.cleaned_data["ranked"],
             time_control=form.cleaned_data["time_control"],
-            min_rating=form.cleaned_data["min_rating"],
-            max_rating=form.cleaned_data["max_rating"],
+            min_rating=form.cleaned_data.get("min_rating"),
+            max_rating=form.cleaned_data.get("max_rating"),
             ip_address=request.META.get("REMOTE_ADDR"),
             grace_seconds=form.cleaned_data["disconnect_grace"],
         )
@@ -134,7 +219,7 @@ def _posted_seat(request) -> int | None:
         raise LobbyError("no_such_seat") from None
 
 
-@login_required
+@login_or_guest
 @require_POST
 def table_join(request, match_id: int):
     ip_address = request.META.get("REMOTE_ADDR")

@@ -8,8 +8,9 @@ from django.utils.translation import gettext as _
 WIDTH, HEIGHT, PAD = 480, 160, 24
 
 
-def rating_chart_svg(points: list[float], title: str) -> str:
-    """A polyline of ratings after each game, with the first and last values labelled."""
+def rating_chart_svg(points: list[float], chart_id: str, title: str) -> str:
+    """A polyline of ratings after each game, with the first and last values labelled; ``chart_id`` makes the
+    element ids unique on the page, ``title`` is its accessible name."""
     if len(points) < 2:
         return ""
     low, high = min(points), max(points)
@@ -43,11 +44,11 @@ def rating_chart_svg(points: list[float], title: str) -> str:
         '<polyline points="{}" fill="none" stroke="currentColor" stroke-width="2"/>{}</svg>',
         WIDTH,
         HEIGHT,
+        chart_id,
+        chart_id,
+        chart_id,
         title,
-        title,
-        title,
-        title,
-        title,
+        chart_id,
         description,
         polyline,
         labels,

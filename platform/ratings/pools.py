@@ -4,6 +4,8 @@ Chinese Checkers is rated per player count (a duel and a six-player race are dif
 the duel from the table game; Spicy has one pool.
 """
 
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -15,9 +17,19 @@ def pool_for(*, game: str, num_players: int, options: dict) -> str:
     return "standard"
 
 
+def pools_of(*, game: str) -> list[str]:
+    """Every pool of ``game``, in the order the leaderboard shows them as tabs."""
+    if game == "chinesecheckers":
+        return ["2p", "3p", "4p", "6p"]
+    if game == "perudo":
+        return ["duel", "table"]
+    return ["standard"]
+
+
 POOL_LABELS = {
     "duel": _("Duel"),
     "table": _("Table (3 to 6 players)"),
     "standard": _("All tables"),
-    **{f"{n}p": _("%(count)s players") % {"count": n} for n in (2, 3, 4, 6)},
+    # Lazy, so each page says it in its reader's language (formatting at import would freeze it in English).
+    **{f"{n}p": lazy(lambda n: gettext("%(count)s players") % {"count": n}, str)(n) for n in (2, 3, 4, 6)},
 }

@@ -1,11 +1,10 @@
-"""Leaderboards per game and pool."""
+"""Leaderboards per game and pool: a tab for every pool of the game, rated players or not."""
 
 from django.http import Http404
 from django.shortcuts import render
 
 from ratings import selectors
-from ratings.models import Rating
-from ratings.pools import POOL_LABELS
+from ratings.pools import POOL_LABELS, pools_of
 from turnengine import registry
 
 
@@ -14,11 +13,11 @@ def leaderboard(request, game: str, pool: str | None = None):
         rules = registry.get(game)
     except KeyError:
         raise Http404 from None
-    pools = sorted(set(Rating.objects.filter(game=game).values_list("pool", flat=True))) or []
-    pool = pool or (pools[0] if pools else None)
-    if pool is not None and pool not in POOL_LABELS:
+    pools = pools_of(game=game)
+    pool = pool or pools[0]
+    if pool not in pools:
         raise Http404
-    rows = selectors.leaderboard(game=game, pool=pool) if pool else []
+    rows = selectors.leaderboard(game=game, pool=pool)
     return render(
         request,
         "ratings/leaderboard.html",
@@ -26,7 +25,7 @@ def leaderboard(request, game: str, pool: str | None = None):
             "rules": rules,
             "pool": pool,
             "pool_label": POOL_LABELS.get(pool, ""),
-            "pools": [(name, POOL_LABELS[name]) for name in pools if name in POOL_LABELS],
+            "pools": [(name, POOL_LABELS[name]) for name in pools],
             "rows": rows,
             "min_games": selectors.LEADERBOARD_MIN_GAMES,
         },

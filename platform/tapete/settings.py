@@ -233,8 +233,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER", False)
 TAPETE_SWEEP_SECONDS = float(os.environ.get("TAPETE_SWEEP_SECONDS", "15"))
+# Guest accounts (accounts/guests.py): removed after this long without a log-in or a move, checked this often.
+TAPETE_GUEST_TTL_SECONDS = int(os.environ.get("TAPETE_GUEST_TTL_SECONDS", str(7 * 24 * 3600)))
+TAPETE_GUEST_CLEANUP_SECONDS = float(os.environ.get("TAPETE_GUEST_CLEANUP_SECONDS", "3600"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "turnengine.tasks.sweep_deadlines", "schedule": TAPETE_SWEEP_SECONDS},
+    "cleanup-guests": {"task": "accounts.tasks.cleanup_guests", "schedule": TAPETE_GUEST_CLEANUP_SECONDS},
 }
 
 # Clocks: schedule a Celery task at each deadline (tests switch it off and drive time themselves); open tables

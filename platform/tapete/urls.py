@@ -1,9 +1,18 @@
 from django.contrib import admin
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever the page links (static/favicon.svg, then this .ico)."""
+    return redirect(static("favicon.ico"), permanent=True)
+
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("favicon.ico", favicon),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),

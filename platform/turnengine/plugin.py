@@ -103,7 +103,10 @@ class Option:
     kinds: ``bool``; ``int`` (``minimum``/``maximum``); ``choice`` (one of ``choices``); ``multichoice`` (a list of
     distinct values from ``choices``, at most ``max_selected``). ``choices`` are ``(value, label)`` pairs.
     ``nullable`` allows ``None`` (meaning "the default for this player count", explained in ``help``).
-    ``house_rule`` marks variants that no official rule text has.
+    ``house_rule`` marks variants that no official rule text has. ``unit`` is ``"ms"`` for an ``int`` that is a
+    duration in milliseconds (the site asks for it, and shows it, in seconds). ``requires`` names the ``bool`` option
+    without which this one changes nothing (Calza's caller without Calza): the site then leaves it out of the
+    table's rules in words.
     """
 
     name: str
@@ -117,6 +120,8 @@ class Option:
     max_selected: int | None = None
     nullable: bool = False
     house_rule: bool = False
+    unit: str = ""
+    requires: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in OPTION_KINDS:
@@ -171,7 +176,42 @@ class Option:
             "max_selected": self.max_selected,
             "nullable": self.nullable,
             "house_rule": self.house_rule,
+            "unit": self.unit,
+            "requires": self.requires,
         }
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named set of options a table creator picks in one click ("Board Game Arena", "Base game", "4 players").
+
+    ``options`` are partial (the schema's defaults fill the rest); ``num_players`` fixes the player count when the
+    preset is about it. Games list theirs in ``RULES.presets`` (see :func:`presets_of`); ``label`` and ``help`` are
+    English source strings marked with :func:`gettext_noop`.
+    """
+
+    key: str
+    label: str
+    options: dict[str, JSON] = field(default_factory=dict)
+    num_players: int | None = None
+    help: str = ""
+
+
+def presets_of(rules) -> tuple[Preset, ...]:
+    """The game's presets, best known first; a game that declares none has only its custom options."""
+    return tuple(getattr(rules, "presets", ()))
+
+
+def option_errors_of(rules) -> dict[str, str]:
+    """The game's sentences for the codes of its cross-option checks (``option_errors``: code -> English sentence
+    marked with :func:`gettext_noop`), shown to a table creator instead of the exception's terse message."""
+    return dict(getattr(rules, "option_errors", {}))
+
+
+def play_now_players(rules) -> int:
+    """How many seats a one-click "Play now" table has (the player and computer players): the game's
+    ``play_now_players`` if it declares one, else its minimum."""
+    return int(getattr(rules, "play_now_players", rules.min_players))
 
 
 def normalize_with_schema(
@@ -261,6 +301,8 @@ class GameRules(Protocol):
     # last card), the short window its clock gets instead of its time bank; expiring there is not a fault.
     # Optional: ``reveal_pause_ms(events) -> int``. After a transition whose events show the players something
     # they need to see (a Dudo's dice, a challenged card), how long the clocks that start then wait before running.
+    # Optional: ``presets`` (a tuple of :class:`Preset`, see :func:`presets_of`), ``option_errors`` (see
+    # :func:`option_errors_of`) and ``play_now_players`` (see :func:`play_now_players`).
 
 
 def canonical_action(rules: GameRules, state: dict[str, JSON], seat: int, action: JSON) -> dict[str, JSON]:

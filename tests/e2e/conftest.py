@@ -84,10 +84,18 @@ def new_player(browser, live_url, transactional_db):
         context.close()
 
 
+def choose_custom_rules(page) -> None:
+    """On the creation form, choose the "Custom" rules, which unfolds every option's field."""
+    page.check("input[name=preset][value=custom]")
+    page.wait_for_selector("details.custom-options[open]")
+
+
 def open_table(host, guest, game: str, players_options: dict | None = None) -> str:
-    """The host opens a 2-player table of ``game`` (form fields by name: value), the guest joins, the host starts.
-    Returns the table's URL path."""
+    """The host opens a 2-player table of ``game`` (form fields by name: value, under the "Custom" rules when
+    any is given), the guest joins, the host starts. Returns the table's URL path."""
     host.goto(f"/play/{game}/")
+    if players_options:
+        choose_custom_rules(host)
     for name, value in (players_options or {}).items():
         field = host.locator(f"[name={name}]")
         if field.get_attribute("type") == "checkbox":

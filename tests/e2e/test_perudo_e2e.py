@@ -5,7 +5,7 @@ Who opens round 1 is drawn at random, so each test first finds the page that sho
 
 import pytest
 
-from tests.e2e.conftest import open_table, screenshot
+from tests.e2e.conftest import choose_custom_rules, open_table, screenshot
 
 pytestmark = pytest.mark.e2e
 
@@ -48,6 +48,7 @@ def _join_and_start(host, guests, options: dict) -> None:
     """The host opens a table for 1 + len(guests) players with ``options``, everyone joins, the host starts."""
     host.goto("/play/perudo/")
     host.locator("[name=num_players]").select_option(str(1 + len(guests)))
+    choose_custom_rules(host)
     for name, value in options.items():
         host.locator(f"[name={name}]").set_checked(bool(value))
     host.click("form.stacked button[type=submit]")

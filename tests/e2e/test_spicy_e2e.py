@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import open_table, screenshot
+from tests.e2e.conftest import choose_custom_rules, open_table, screenshot
 
 pytestmark = pytest.mark.e2e
 
@@ -101,7 +101,7 @@ def test_play_a_card_and_challenge_it(new_player):
 
 def test_the_grace_countdown_holds_the_next_play(new_player):
     host, guest = new_player("dora"), new_player("emil", phone=True)
-    open_table(host, guest, "spicy", {"opt_challengeGraceMs": 3000})
+    open_table(host, guest, "spicy", {"opt_challengeGraceMs": 3})
     actor, other = actor_and_other(host, guest)
 
     play_first_card(actor)
@@ -140,6 +140,7 @@ def test_the_grace_countdown_holds_the_next_play(new_player):
 def open_with_spice_it_up(host, guest, cards: list[str]) -> None:
     """open_table with Spice It Up! cards ticked (a multiple choice, which open_table's fields cannot express)."""
     host.goto("/play/spicy/")
+    choose_custom_rules(host)
     for card in cards:
         host.locator(f"[name=opt_spiceItUp][value='\"{card}\"']").check()
     host.locator("[name=opt_challengeGraceMs]").fill("0")

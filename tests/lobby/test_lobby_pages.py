@@ -41,6 +41,9 @@ def test_the_creation_form_offers_every_option_with_its_help(client, make_user, 
     assert response.status_code == 200
     form = response.context["form"]
     for option in registry.get(game).options:
+        if option.kind == "choice" and len(option.choices) == 1:  # no choice: no field
+            assert f"opt_{option.name}" not in form.fields
+            continue
         field = form.fields[f"opt_{option.name}"]
         assert field.help_text == option.help
         assert f'name="opt_{option.name}"'.encode() in response.content
@@ -96,10 +99,19 @@ def test_posts_without_a_csrf_token_are_refused(make_user):
     assert not Match.objects.exists()
 
 
-def test_anonymous_visitors_cannot_open_tables(client):
-    response = client.post(reverse("lobby:create", args=["perudo"]), {"num_players": "2"})
-    assert response.status_code == 302 and reverse("login") in response.url
-    assert not Match.objects.exists()
+def test_an_anonymous_visitor_opens_a_friendly_table_as_a_guest(client):
+    data = form_defaults("perudo", num_players=2)
+    data.pop("ranked", None)
+    response = client.post(reverse("lobby:create", args=["perudo"]), data)
+    match = Match.objects.get()
+    assert response.status_code == 302 and response.url == reverse("lobby:table", args=[match.pk])
+    assert match.created_by.is_guest and not match.ranked
+
+
+def test_the_guest_form_has_no_ranked_choice(client):
+    response = client.get(reverse("lobby:game", args=["perudo"]))
+    assert "ranked" not in response.context["form"].fields
+    assert b'name="ranked"' not in response.content
 
 
 def test_a_refusal_is_shown_as_a_message(client, make_user):

@@ -1,0 +1,97 @@
+"""Guest accounts: a visitor plays at once, without signing up (as on Lichess).
+
+A guest is a real account made on the fly (``is_guest``), logged in with an unusable password: it sits at tables
+like anyone, but is never rated and never sits at a ranked table (``lobby.services`` refuses). The guest keeps it by
+choosing a name and password (``accounts.views.keep_account``): the same row, so its games and history stay
+theirs. An abandoned guest (no log-in and no table activity for ``TAPETE_GUEST_TTL_SECONDS``) is cleaned up by the
+periodic task ``accounts.tasks.cleanup_guests``: its tables that no registered player sat at are deleted with it;
+a guest who shared a table or a chat with registered players is kept as an inactive, unusable row instead, so
+their games keep every seat.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+from functools import wraps
+
+from django.conf import settings
+from django.contrib.auth import login
+from django.contrib.auth.views import redirect_to_login
+from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError, Q, RestrictedError
+from django.utils import timezone
+
+from accounts.models import User
+from turnengine.models import Match
+
+GUEST_PREFIX = "guest-"
+RESERVED_PREFIXES = (GUEST_PREFIX, "bot-")  # names the site gives; nobody signs up with them
+
+
+def guest_create() -> User:
+    """A new guest account with a fresh name (guest-k3x9q2) and no usable password."""
+    while True:
+        username = GUEST_PREFIX + secrets.token_hex(3)
+        try:
+            with transaction.atomic():
+                user = User(username=username, is_guest=True)
+                user.set_unusable_password()
+                user.save()
+                return user
+        except IntegrityError:
+            continue  # that name exists: draw another
+
+
+def login_guest(request) -> User:
+    """Make a guest account for this anonymous visitor and log it in."""
+    user = guest_create()
+    login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
+    return user
+
+
+def login_or_guest(view):
+    """Like ``login_required``, except that an anonymous POST (an explicit click: play, join, open a table)
+    plays as a new guest instead of being sent to the log-in page."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            if request.method != "POST":
+                return redirect_to_login(request.get_full_path())
+            login_guest(request)
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def abandoned_guests(*, now: datetime | None = None):
+    """Guests with no log-in and no table activity for ``TAPETE_GUEST_TTL_SECONDS``."""
+    cutoff = (now or timezone.now()) - timedelta(seconds=settings.TAPETE_GUEST_TTL_SECONDS)
+    recent_tables = Match.objects.filter(Q(created_at__gte=cutoff) | Q(last_action_at__gte=cutoff))
+    return (
+        User.objects.filter(is_guest=True, date_joined__lt=cutoff)
+        .filter(Q(last_login__isnull=True) | Q(last_login__lt=cutoff))
+        .exclude(seats__match__in=recent_tables)
+    )
+
+
+def guests_cleanup(*, now: datetime | None = None) -> dict[str, int]:
+    """Remove abandoned guests; returns how many were deleted and how many were kept as inactive rows."""
+    guests = list(abandoned_guests(now=now))
+    # Whoever is not going: their games must keep every seat, so tables they sat at stay.
+    keepers = User.objects.filter(is_bot=False).exclude(pk__in=[guest.pk for guest in guests])
+    deleted = deactivated = 0
+    with transaction.atomic():
+        Match.objects.filter(seats__user__in=guests).exclude(seats__user__in=keepers).delete()
+    for guest in guests:
+        try:
+            with transaction.atomic():
+                guest.delete()
+            deleted += 1
+        except (ProtectedError, RestrictedError):
+            if guest.is_active:
+                guest.is_active = False
+                guest.save(update_fields=["is_active"])
+                deactivated += 1
+    return {"deleted": deleted, "deactivated": deactivated}

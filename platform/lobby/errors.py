@@ -29,4 +29,5 @@ MESSAGES = {
     "range_needs_ranked": _("Only ranked tables can be restricted to a rating range."),
     "invalid_range": _("The minimum rating is above the maximum."),
     "rating_out_of_range": _("Your rating is outside this table's range."),
+    "bots_not_admitted": _("This table does not admit bot accounts."),
 }

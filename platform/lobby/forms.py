@@ -77,6 +77,14 @@ class TableForm(forms.Form):
         max_value=4000,
         help_text=_("Ranked tables only: players above this rating cannot join."),
     )
+    allow_bots = forms.BooleanField(
+        label=_("Open to bot accounts"),
+        required=False,
+        help_text=_(
+            "Bot accounts are programs playing through the Bot API. Tables open to them are rated apart from the "
+            "others."
+        ),
+    )
     time_control = forms.ChoiceField(
         label=_("Time control"),
         choices=[(name, _(control.label)) for name, control in clocks.PROFILES.items()],

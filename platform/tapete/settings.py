@@ -44,6 +44,8 @@ INSTALLED_APPS = [
     "lobby",
     "ratings",
     "moderation",
+    "ninja",  # django-ninja: the Bot API and its OpenAPI docs (its Swagger UI files are served locally)
+    "botapi",
     "games.perudo",
     "games.spicy",
     "games.chinesecheckers",
@@ -188,6 +190,8 @@ TAPETE_WS_MAX_FRAME_BYTES = 8 * 1024
 TAPETE_WS_RATE_PER_SECOND = 20
 TAPETE_WS_RATE_BURST = 40
 TAPETE_CHAT_MAX_LENGTH = 500
+# Bot API: requests per token (django-ninja's throttle, counted in Django's cache).
+TAPETE_API_RATE = os.environ.get("TAPETE_API_RATE", "300/m")
 TAPETE_BENCH_ECHO = env_flag("TAPETE_BENCH_ECHO", False)  # the echo baseline of bench/ws_load.py
 
 DEMO_ADMIN_USERNAME = "admin"

@@ -2,10 +2,14 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from botapi.api import api as bot_api
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("api/", bot_api.urls),
+    path("", include("botapi.urls")),
     path("accounts/", include("accounts.urls")),
     path("", include("turnengine.urls")),
     path("", include("ratings.urls")),

@@ -1,0 +1,73 @@
+"""Every error the Bot API answers with: a stable code, its HTTP status and a readable, translated message.
+
+The body of an error is always ``{"code": ..., "message": ...}`` (plus ``version`` when the table's version
+matters, and ``rule`` for a move the game refused). docs/bot-api.md lists these codes; a test checks that the list
+there and this table agree.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from lobby.errors import MESSAGES as LOBBY_MESSAGES
+from turnengine.errors import MESSAGES as ENGINE_MESSAGES
+
+# code -> (HTTP status, message)
+API_ERRORS: dict[str, tuple[int, object]] = {
+    # authentication and limits
+    "missing_token": (401, _("Send your API token in an Authorization: Bearer header.")),
+    "invalid_token": (401, _("This API token is unknown or was revoked.")),
+    "account_suspended": (
+        403,
+        _("Your account is suspended: its tokens do not work until the sanction ends."),
+    ),
+    "missing_scope": (403, _("This token lacks the scope this request needs.")),
+    "rate_limited": (429, _("Too many requests with this token: slow down.")),
+    "invalid_request": (422, _("The request's parameters or body are not valid.")),
+    "not_found": (404, _("There is no such table, game or token.")),
+    "method_not_allowed": (405, _("This address does not accept that method.")),
+    # tokens and bot accounts (profile page, and the account endpoints)
+    "invalid_token_name": (400, _("Give the token a name of at most 60 characters.")),
+    "invalid_scopes": (400, _("Choose at least one scope among play and read.")),
+    "too_many_tokens": (409, _("You have too many tokens: revoke one first.")),
+    "already_bot": (409, _("This account is already a bot account.")),
+    "staff_cannot_be_bot": (409, _("Staff accounts cannot become bot accounts.")),
+    "account_has_games": (409, _("Only an account that never played can become a bot account.")),
+    # moves over HTTP
+    "illegal_action": (409, _("The game refused this action (see rule for the game's own reason).")),
+    # post-game analysis
+    "match_not_finished": (409, _("A match is analysed only once it is over.")),
+    "analysis_pending": (409, _("The analysis of this match is being computed: try again in a moment.")),
+}
+LOBBY_STATUS = {"suspended": 403, "not_creator": 403, "unknown_game": 404, "already_started": 409}
+for code, message in LOBBY_MESSAGES.items():
+    API_ERRORS.setdefault(code, (LOBBY_STATUS.get(code, 409 if code != "invalid_options" else 400), message))
+ENGINE_STATUS = {"not_found": 404, "malformed": 400, "rate_limited": 429}
+for code in ("not_active", "not_seated", "stale", "too_early", "malformed"):
+    API_ERRORS.setdefault(code, (ENGINE_STATUS.get(code, 409), ENGINE_MESSAGES[code]))
+
+
+class ApiError(Exception):
+    def __init__(
+        self, code: str, *, version: int | None = None, rule: str | None = None, detail=None
+    ) -> None:
+        super().__init__(code)
+        self.code = code
+        self.status = API_ERRORS[code][0]
+        self.version = version
+        self.rule = rule
+        self.detail = detail
+
+    def body(self) -> dict:
+        data = {"code": self.code, "message": message_for(self.code)}
+        if self.version is not None:
+            data["version"] = self.version
+        if self.rule is not None:
+            data["rule"] = self.rule
+        if self.detail is not None:
+            data["detail"] = self.detail
+        return data
+
+
+def message_for(code: str) -> str:
+    return str(API_ERRORS[code][1])

@@ -10,7 +10,7 @@ browser does; what a request returns of a running match is built only from the c
 from __future__ import annotations
 
 import orjson
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from ninja import NinjaAPI, Query, Router
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.security import HttpBearer
@@ -69,10 +69,7 @@ api.add_exception_handler(
 )
 api.add_exception_handler(Http404, lambda request, exc: _error_response(request, ApiError("not_found")))
 api.add_exception_handler(
-    HttpError,
-    lambda request, exc: _error_response(
-        request, ApiError("method_not_allowed" if exc.status_code == 405 else "invalid_request")
-    ),
+    HttpError, lambda request, exc: _error_response(request, ApiError("invalid_request"))
 )
 api.add_exception_handler(LobbyError, lambda request, exc: _error_response(request, ApiError(exc.code)))
 api.add_exception_handler(EngineError, lambda request, exc: _error_response(request, engine_api_error(exc)))
@@ -248,6 +245,12 @@ def table_move(request, match_id: int, body: schemas.Move):
 )
 def table_analysis(request, match_id: int):
     return tables.analysis_json(tables.match_or_404(match_id))
+
+
+def unknown_path(request, rest: str = ""):
+    """Any other address under /api/: the same coded error as an unknown table."""
+    error = ApiError("not_found")
+    return JsonResponse(error.body(), status=error.status)
 
 
 api.add_router("/account", account)

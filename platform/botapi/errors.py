@@ -25,7 +25,6 @@ API_ERRORS: dict[str, tuple[int, object]] = {
     "rate_limited": (429, _("Too many requests with this token: slow down.")),
     "invalid_request": (422, _("The request's parameters or body are not valid.")),
     "not_found": (404, _("There is no such table, game or token.")),
-    "method_not_allowed": (405, _("This address does not accept that method.")),
     # tokens and bot accounts (profile page, and the account endpoints)
     "invalid_token_name": (400, _("Give the token a name of at most 60 characters.")),
     "invalid_scopes": (400, _("Choose at least one scope among play and read.")),
@@ -39,12 +38,30 @@ API_ERRORS: dict[str, tuple[int, object]] = {
     "match_not_finished": (409, _("A match is analysed only once it is over.")),
     "analysis_pending": (409, _("The analysis of this match is being computed: try again in a moment.")),
 }
-LOBBY_STATUS = {"suspended": 403, "not_creator": 403, "unknown_game": 404, "already_started": 409}
-for code, message in LOBBY_MESSAGES.items():
-    API_ERRORS.setdefault(code, (LOBBY_STATUS.get(code, 409 if code != "invalid_options" else 400), message))
-ENGINE_STATUS = {"not_found": 404, "malformed": 400, "rate_limited": 429}
-for code in ("not_active", "not_seated", "stale", "too_early", "malformed"):
-    API_ERRORS.setdefault(code, (ENGINE_STATUS.get(code, 409), ENGINE_MESSAGES[code]))
+# The lobby's refusals, with their own messages ("suspended" cannot reach the API: the token is refused first).
+LOBBY_CODES = {
+    "unknown_game": 404,
+    "not_creator": 403,
+    "invalid_options": 400,
+    "invalid_time_control": 400,
+    "ranked_needs_clock": 400,
+    "range_needs_ranked": 400,
+    "invalid_range": 400,
+    "unknown_bot_level": 400,
+    "no_such_seat": 400,
+    "table_full": 409,
+    "already_seated": 409,
+    "seat_taken": 409,
+    "already_started": 409,
+    "not_seated": 409,
+    "not_enough_players": 409,
+    "creator_cannot_leave": 409,
+    "rating_out_of_range": 409,
+    "bots_not_admitted": 403,
+}
+API_ERRORS.update({code: (status, LOBBY_MESSAGES[code]) for code, status in LOBBY_CODES.items()})
+# The engine's refusals of a move ("not_seated" is the lobby's code too, with the same meaning).
+API_ERRORS.update({code: (409, ENGINE_MESSAGES[code]) for code in ("not_active", "stale", "too_early")})
 
 
 class ApiError(Exception):

@@ -1,4 +1,5 @@
-"""ASGI entry point: Django for HTTP, Channels for websockets (session auth, same-origin only).
+"""ASGI entry point: Django for HTTP, Channels for websockets (session auth, same-origin only; or a Bot API token,
+``botapi.asgi``).
 
 Run with the import roots on the path: ``PYTHONPATH=platform:. daphne tapete.asgi:application``.
 """
@@ -15,12 +16,16 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set u
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from botapi.asgi import BearerTokenRouter  # noqa: E402
 from tapete.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": BearerTokenRouter(
+            token_app=URLRouter(websocket_urlpatterns),
+            session_app=AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        ),
     }
 )
 

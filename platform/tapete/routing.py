@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.urls import path
 
+from botapi.events import EventStreamConsumer
 from lobby.consumers import LobbyConsumer
 from turnengine.consumers import MatchConsumer
 from turnengine.echo import EchoConsumer, PairEchoConsumer
@@ -10,6 +11,7 @@ from turnengine.echo import EchoConsumer, PairEchoConsumer
 websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/match/<int:match_id>/", MatchConsumer.as_asgi()),
+    path("ws/events/", EventStreamConsumer.as_asgi()),
 ]
 
 if settings.TAPETE_BENCH_ECHO:

@@ -3,12 +3,14 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from botapi.api import api as bot_api
+from botapi.api import unknown_path as unknown_api_path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("api/", bot_api.urls),
+    path("api/<path:rest>", unknown_api_path),
     path("", include("botapi.urls")),
     path("accounts/", include("accounts.urls")),
     path("", include("turnengine.urls")),

@@ -20,7 +20,10 @@ class ApiClient:
 
     def post(self, path: str, body: dict | None = None):
         return self.client.post(
-            f"/api{path}", body if body is not None else {}, content_type="application/json", headers=self.headers
+            f"/api{path}",
+            body if body is not None else {},
+            content_type="application/json",
+            headers=self.headers,
         )
 
 

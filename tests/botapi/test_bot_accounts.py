@@ -25,7 +25,9 @@ def _table(creator, **extra):
 def test_fresh_account_becomes_a_bot_from_its_profile(client, make_user):
     user = make_user()
     client.force_login(user)
-    assert "Turn this account into a bot account" in client.get(f"/accounts/u/{user.username}/").content.decode()
+    assert (
+        "Turn this account into a bot account" in client.get(f"/accounts/u/{user.username}/").content.decode()
+    )
     client.post("/accounts/bot/", {})  # without the confirmation nothing happens
     user.refresh_from_db()
     assert not user.is_bot
@@ -111,7 +113,9 @@ def _play_out(match):
         seat = acting[0]
         user = match.seats.get(index=seat).user
         action = match.rules.legal_actions(match.state, seat)[0]
-        services.match_apply_action(match_id=match.pk, user=user, expected_version=match.version, action=action)
+        services.match_apply_action(
+            match_id=match.pk, user=user, expected_version=match.version, action=action
+        )
     raise AssertionError("the match did not end")
 
 
@@ -133,7 +137,9 @@ def test_bot_tables_are_rated_in_the_bot_pool_and_bots_stay_off_the_leaderboard(
 def test_site_computer_players_still_play_beside_a_bot_account(make_user):
     human, bot = make_user(), make_user()
     bot_account_convert(user=bot)
-    match = lobby.table_create(user=human, game="perudo", num_players=3, options={}, ranked=False, allow_bots=True)
+    match = lobby.table_create(
+        user=human, game="perudo", num_players=3, options={}, ranked=False, allow_bots=True
+    )
     lobby.table_join(user=bot, match_id=match.pk)
     lobby.table_add_bot(user=human, match_id=match.pk, level="easy")
     lobby.table_start(user=human, match_id=match.pk)

@@ -103,8 +103,9 @@ def test_rate_limit_is_per_token(make_user, settings):
     settings.TAPETE_API_RATE = "3/d"  # a window boundary inside the test is then all but impossible
     cache.clear()
     user = make_user()
-    first, second = ApiClient(token_create(user=user, name="a", scopes=["read"])[1]), ApiClient(
-        token_create(user=user, name="b", scopes=["read"])[1]
+    first, second = (
+        ApiClient(token_create(user=user, name="a", scopes=["read"])[1]),
+        ApiClient(token_create(user=user, name="b", scopes=["read"])[1]),
     )
     assert [first.get("/account").status_code for _ in range(3)] == [200, 200, 200]
     limited = first.get("/account")

@@ -36,3 +36,9 @@ def api_for():
         return ApiClient(raw)
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """These tests make many accounts; the real hasher's deliberate slowness is tested elsewhere."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

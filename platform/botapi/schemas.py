@@ -106,8 +106,16 @@ class Frame(Schema):
     d: dict[str, Any]
 
 
+class Note(Schema):
+    step: int
+    version: int = Field(description="The replay step (the match version) of the move")
+    seat: int
+    text: str
+
+
 class AnalysisOut(Schema):
     match_id: int
     game: str
-    summary: list[str]
-    data: dict[str, Any]
+    summary: list[str] = Field(description="The match in a few sentences, in the request's language")
+    notes: list[Note] = Field(description="A sentence beside each analysed move")
+    data: dict[str, Any] = Field(description="The numbers: per move and per player (see docs/bot-api.md)")

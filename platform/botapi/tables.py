@@ -113,16 +113,18 @@ def table_snapshot(match: Match, *, user) -> dict:
 
 
 def analysis_json(match: Match) -> dict:
-    from botapi.analysis.store import analysis_for
+    """The analysis of a finished match in the request's language; asks for it if an older match has none."""
+    from botapi.analysis.presentation import analysis_context
 
     if match.status != Match.Status.FINISHED:
         raise ApiError("match_not_finished")
-    analysis = analysis_for(match=match)
-    if analysis is None:
+    context = analysis_context(match=match)
+    if context is None:
         raise ApiError("analysis_pending")
     return {
         "match_id": match.pk,
         "game": match.game,
-        "summary": analysis.data.get("summary", []),
-        "data": analysis.data,
+        "summary": context["summary"],
+        "notes": context["notes"],
+        "data": context["data"],
     }

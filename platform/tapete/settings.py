@@ -192,6 +192,8 @@ TAPETE_WS_RATE_BURST = 40
 TAPETE_CHAT_MAX_LENGTH = 500
 # Bot API: requests per token (django-ninja's throttle, counted in Django's cache).
 TAPETE_API_RATE = os.environ.get("TAPETE_API_RATE", "300/m")
+# Post-game analysis: a Celery task when a match ends (tests switch it off and call the service themselves).
+TAPETE_SCHEDULE_ANALYSIS = env_flag("TAPETE_SCHEDULE_ANALYSIS", True)
 TAPETE_BENCH_ECHO = env_flag("TAPETE_BENCH_ECHO", False)  # the echo baseline of bench/ws_load.py
 
 DEMO_ADMIN_USERNAME = "admin"

@@ -1,6 +1,6 @@
 """The reference client (clients/python) against a real daphne and Celery worker: one process of the client plays
 a complete game of each title at once, as a bot account, against a human seat that this test drives over the
-HTTP API. Runs on PostgreSQL + Redis when they are configured (CI), on the embedded default otherwise."""
+HTTP API; the worker then analyses each match. Runs on PostgreSQL + Redis when they are configured (CI), on the embedded default otherwise."""
 
 from __future__ import annotations
 
@@ -111,6 +111,16 @@ def test_reference_client_plays_a_game_of_each_title_against_a_human(make_user):
                             )
                     time.sleep(0.02)
                 assert not running, "some games did not end"
+                # The Celery worker analyses each match once it ends; the API then serves it.
+                for match_id in tables:
+                    analysis = _wait(
+                        lambda m=match_id: (
+                            (answer := api.get(f"/tables/{m}/analysis")).status_code == 200 and answer.json()
+                        ),
+                        60,
+                        "the analysis",
+                    )
+                    assert analysis["summary"] and analysis["notes"]
             out, err = client.communicate(timeout=60)
         finally:
             if client.poll() is None:

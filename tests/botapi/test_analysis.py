@@ -165,3 +165,35 @@ def test_a_finished_match_is_analysed_and_shown_on_its_replay_page(start_table, 
     page = client.get(f"/table/{match.pk}/replay/").content.decode()
     assert "Post-game analysis" in page and users[0].username in page
     assert page.count("data-analysis-step=") == len(analysis.data["moves"])
+
+
+@pytest.mark.django_db
+def test_an_older_match_is_analysed_on_demand_and_served_by_the_api(start_table, api_for, client):
+    from django.core.management import call_command
+
+    match, users = start_table("perudo", 2, {"startingDice": 1})
+    for _ in range(200):
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE:
+            break
+        seat = min(match.rules.awaited(match.state))
+        legal = match.rules.legal_actions(match.state, seat)
+        action = next((a for a in legal if a["type"] == "dudo"), legal[0])
+        services.match_apply_action(
+            match_id=match.pk, user=users[seat], expected_version=match.version, action=action
+        )
+    api = api_for(users[1])
+    pending = api.get(f"/tables/{match.pk}/analysis")
+    assert pending.status_code == 409 and pending.json()["code"] == "analysis_pending"
+    assert "being computed" in client.get(f"/table/{match.pk}/replay/").content.decode()
+    call_command("analyse_matches", stdout=__import__("io").StringIO())
+    served = api.get(f"/tables/{match.pk}/analysis").json()
+    assert (
+        served["game"] == "perudo"
+        and served["summary"]
+        and len(served["notes"]) == len(served["data"]["moves"])
+    )
+    french = api.client.get(
+        f"/api/tables/{match.pk}/analysis", headers={**api.headers, "Accept-Language": "fr"}
+    ).json()
+    assert any("dés" in line for line in french["summary"])  # the summary speaks the reader's language

@@ -17,6 +17,7 @@ from django.db import connection
 
 from botapi.accounts import bot_account_convert
 from botapi.tokens import token_create
+from tests.botapi.proxy import CuttableProxy
 from tests.servers import ROOT, celery_worker, daphne_servers, wait_for_other_database_sessions
 from turnengine.models import Match, MatchAction
 
@@ -60,13 +61,14 @@ def test_reference_client_plays_a_game_of_each_title_against_a_human(make_user):
     env = _server_env()
     with celery_worker(env), daphne_servers(1, env) as (port,):
         url = f"http://127.0.0.1:{port}"
+        proxy = CuttableProxy(port)  # the client's network: cut once mid-game, it must reconnect and resync
         client = subprocess.Popen(
             [
                 sys.executable,
                 "-m",
                 "tapete_client",
                 "--url",
-                url,
+                f"http://127.0.0.1:{proxy.port}",
                 "--token",
                 bot_token,
                 "--level",
@@ -99,7 +101,10 @@ def test_reference_client_plays_a_game_of_each_title_against_a_human(make_user):
                     assert api.post(f"/tables/{match_id}/start").status_code == 200
                 running = set(tables)
                 deadline = time.monotonic() + 240
+                moves = 0
                 while running and time.monotonic() < deadline:
+                    if moves >= 6 and not proxy.cuts:
+                        proxy.cut()
                     for match_id in sorted(running):
                         state = api.get(f"/tables/{match_id}/state").json()
                         if state["d"]["status"] != "active":
@@ -109,6 +114,7 @@ def test_reference_client_plays_a_game_of_each_title_against_a_human(make_user):
                                 f"/tables/{match_id}/move",
                                 json={"version": state["v"], "action": state["d"]["legal"][0]},
                             )
+                            moves += 1
                     time.sleep(0.02)
                 assert not running, "some games did not end"
                 # The Celery worker analyses each match once it ends; the API then serves it.
@@ -123,10 +129,12 @@ def test_reference_client_plays_a_game_of_each_title_against_a_human(make_user):
                     assert analysis["summary"] and analysis["notes"]
             out, err = client.communicate(timeout=60)
         finally:
+            proxy.close()
             if client.poll() is None:
                 client.kill()
                 client.wait()
         assert client.returncode == 0, err.decode()[-3000:]
+        assert proxy.cuts >= 1 and "reconnecting" in err.decode()
         results = json.loads(out.decode().strip().splitlines()[-1])
         assert sorted(int(match_id) for match_id in results) == sorted(tables)
     for match_id in tables:

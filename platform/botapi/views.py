@@ -12,18 +12,6 @@ from django.views.decorators.http import require_POST
 from botapi import tokens
 from botapi.accounts import BotAccountError, bot_account_convert
 from botapi.errors import message_for
-from botapi.models import SCOPES
-
-
-def profile_context(*, user) -> dict:
-    """What the owner's profile page shows of the Bot API (see templates/botapi/_profile.html)."""
-    from botapi.accounts import bot_account_refusal
-
-    return {
-        "api_tokens": tokens.token_list(user=user),
-        "api_scopes": list(SCOPES.items()),
-        "bot_refusal": bot_account_refusal(user),
-    }
 
 
 @login_required

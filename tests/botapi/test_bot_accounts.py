@@ -99,6 +99,7 @@ def test_the_lobby_form_opens_a_table_to_bots(client, make_user):
     client.post("/play/perudo/new/", {**form_defaults("perudo", num_players=2), "allow_bots": "on"})
     match = Match.objects.get(created_by=human)
     assert match_pool(match) == "bots"
+    assert "Open to bot accounts" in client.get(f"/table/{match.pk}/").content.decode()
 
 
 def _play_out(match):

@@ -102,9 +102,16 @@ async def test_suspension_closes_token_websockets_at_once(make_user, django_user
                 break
 
 
+EVENT_FIELDS = {"type", "match_id", "game", "seat", "version", "seated", "num_players", "ranked", "options"}
+EVENT_FIELDS |= {"created_by", "status", "result"}
+
+
 async def _events_until(socket, kind: str, **match) -> dict:
     while True:
         frame = await receive_until(socket, "event")
+        # Public facts only: no view, no dice, no hand, no seed ever travels on the stream.
+        assert set(frame["d"]) <= EVENT_FIELDS
+        assert frame["d"].get("result") is None or frame["d"]["type"] == "game_end"
         if frame["d"]["type"] == kind and all(frame["d"].get(key) == value for key, value in match.items()):
             return frame["d"]
 

@@ -1,8 +1,9 @@
-"""``{% bot_api_section player %}``: the profile's Bot API section (tokens, bot account), for its owner only."""
+"""``{% bot_api_section player %}``: the profile's Bot API section (tokens, bot account), for its owner only;
+``match|admits_bots``: whether a table is open to bot accounts."""
 
 from django import template
 
-from botapi.accounts import bot_account_refusal
+from botapi.accounts import bot_account_refusal, table_admits_bots
 from botapi.errors import message_for
 from botapi.models import SCOPES
 from botapi.tokens import token_list
@@ -24,3 +25,8 @@ def bot_api_section(context, player):
         "api_scopes": list(SCOPES.items()),
         "bot_refusal": message_for(refusal) if refusal and refusal != "already_bot" else None,
     }
+
+
+@register.filter
+def admits_bots(match) -> bool:
+    return table_admits_bots(match)

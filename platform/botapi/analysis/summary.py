@@ -6,6 +6,7 @@ or the API shows it, so they follow the request's language.
 
 from __future__ import annotations
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -13,7 +14,7 @@ SPICES = {"chili": gettext_lazy("chili"), "wasabi": gettext_lazy("wasabi"), "pep
 
 
 def percent(value: float) -> str:
-    return f"{round(100 * value)} %"
+    return f"{round(100 * value)}\u00a0%"  # a no-break space: "70 %" never splits over two lines
 
 
 def summary(data: dict, names: dict[int, str]) -> list[str]:
@@ -95,7 +96,7 @@ def _perudo_summary(data: dict, names: dict[int, str]) -> list[str]:
             % {
                 "name": names[luckiest["seat"]],
                 "pacos": luckiest["pacos"],
-                "expected": f"{luckiest['pacos_expected']:.1f}",
+                "expected": number_format(luckiest["pacos_expected"], 1),  # 1.7 / 1,7 by language
             }
         )
     if data["saving"]:

@@ -5,6 +5,9 @@ demand for a finished match that has none yet (older matches: its replay page or
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.cache import cache
+
+REQUEST_EVERY_SECONDS = 300  # page views of a match awaiting its analysis queue one task, not one each
 
 
 def on_match_finished(sender, *, match_id: int, **kwargs) -> None:
@@ -13,6 +16,8 @@ def on_match_finished(sender, *, match_id: int, **kwargs) -> None:
 
 def request_analysis(*, match_id: int) -> None:
     if not settings.TAPETE_SCHEDULE_ANALYSIS:
+        return
+    if not cache.add(f"botapi:analysis-requested:{match_id}", True, timeout=REQUEST_EVERY_SECONDS):
         return
     from botapi.tasks import analyse_match
 

@@ -40,6 +40,7 @@ def deadlines_driven_by_the_tests(settings):
     """Tests move time themselves (``now=``); the Celery integration tests switch scheduling back on."""
     settings.TAPETE_SCHEDULE_DEADLINES = False
     settings.TAPETE_SCHEDULE_BOTS = False
+    settings.TAPETE_SCHEDULE_ANALYSIS = False
 
 
 @pytest.fixture(autouse=True)

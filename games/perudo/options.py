@@ -264,9 +264,6 @@ PRESETS: tuple[Preset, ...] = (
 PLAY_NOW_PLAYERS = 4  # "Play now": you and three computer players
 # What the table creator reads when normalize_options refuses (by code).
 OPTION_ERRORS = {
-    "starting_dice_above_max": gettext_noop(
-        "The dice per player cannot be more than the maximum dice per player."
-    ),
     "salsa_calza_caller": gettext_noop(
         "With Perudo Salsa, Calza is open to anyone but the last bidder: choose that."
     ),

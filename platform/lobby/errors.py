@@ -32,4 +32,5 @@ MESSAGES = {
     "not_finished": _("This game is not over yet."),
     "invalid_grace": _("The grace for a disconnected player must be between 1 and 600 seconds."),
     "guest_unranked": _("Guests play friendly tables only: keep your account to play ranked tables."),
+    "bots_not_admitted": _("This table does not admit bot accounts."),
 }

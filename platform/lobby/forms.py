@@ -141,6 +141,15 @@ class TableForm(forms.Form):
         ),
     )
 
+    allow_bots = forms.BooleanField(
+        label=_("Open to bot accounts"),
+        required=False,
+        help_text=_(
+            "Bot accounts are programs playing through the Bot API. Tables open to them are rated apart from the "
+            "others."
+        ),
+    )
+
     def __init__(self, rules, *args, may_rank: bool = True, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.rules = rules

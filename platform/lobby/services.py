@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
+from botapi.accounts import is_bot_account, may_sit, table_admit_bots
 from lobby.errors import LobbyError
 from moderation.services import is_locked_out, network_notices_for
 from ratings.selectors import match_pool, rating_value
@@ -31,11 +32,13 @@ def table_create(
     max_rating: int | None = None,
     ip_address: str | None = None,
     grace_seconds: int = clocks.DEFAULT_GRACE_MS // clocks.SECOND,
+    allow_bots: bool = False,
 ) -> Match:
     """Open a table; the creator takes seat 0. Options are normalized by the game (invalid ones are refused);
     ``time_control`` names a clock profile (no limit only for friendly tables); a ranked table may be restricted
     to players rated between ``min_rating`` and ``max_rating``; ``grace_seconds`` is how long a disconnected
-    player keeps their turn in real time before the computer plays it (``turnengine.clocks``)."""
+    player keeps their turn in real time before the computer plays it (``turnengine.clocks``); ``allow_bots``
+    admits bot accounts (a bot account's own tables always do: see ``botapi.accounts``)."""
     if is_locked_out(user):
         raise LobbyError("suspended")
     if time_control not in clocks.PROFILES:
@@ -70,6 +73,8 @@ def table_create(
             max_rating=max_rating,
         )
         Seat.objects.create(match=match, index=0, user=user, ip_address=ip_address)
+        if allow_bots or is_bot_account(user):
+            table_admit_bots(match=match)
     return match
 
 
@@ -91,6 +96,8 @@ def table_join(*, user, match_id: int, seat: int | None = None, ip_address: str 
             raise LobbyError("already_seated")
         if match.ranked and user.is_guest:
             raise LobbyError("guest_unranked")
+        if not may_sit(user=user, match=match):
+            raise LobbyError("bots_not_admitted")
         _check_rating_range(match, user)
         if seat is None:
             free = [index for index in range(match.num_players) if index not in taken]

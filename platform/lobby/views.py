@@ -164,6 +164,7 @@ def table_create(request, game: str):
             time_control=form.cleaned_data["time_control"],
             min_rating=form.cleaned_data.get("min_rating"),
             max_rating=form.cleaned_data.get("max_rating"),
+            allow_bots=form.cleaned_data["allow_bots"],
             ip_address=request.META.get("REMOTE_ADDR"),
             grace_seconds=form.cleaned_data["disconnect_grace"],
         )

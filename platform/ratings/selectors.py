@@ -12,7 +12,14 @@ LEADERBOARD_MIN_GAMES = 5
 
 
 def match_pool(match) -> str:
-    return pool_for(game=match.game, num_players=match.num_players, options=match.options)
+    from botapi.accounts import table_admits_bots  # botapi builds on the lobby, which builds on ratings
+
+    return pool_for(
+        game=match.game,
+        num_players=match.num_players,
+        options=match.options,
+        admits_bots=table_admits_bots(match),
+    )
 
 
 def ratings_by_user(*, game: str, pool: str, user_ids) -> dict[int, Rating]:

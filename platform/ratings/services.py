@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from ratings import elo
 from ratings.models import Rating, RatingChange, RatingReversal
-from ratings.pools import pool_for
+from ratings.selectors import match_pool
 
 
 def match_is_rated(match) -> bool:
@@ -29,7 +29,7 @@ def rating_apply_outcome(*, match) -> list[RatingChange]:
     if RatingChange.objects.filter(match=match).exists():
         return []
     seats = {seat.index: seat for seat in match.seats.select_related("user")}
-    pool = pool_for(game=match.game, num_players=match.num_players, options=match.options)
+    pool = match_pool(match)
     users = sorted((seat.user for seat in seats.values()), key=lambda user: user.pk)
     for user in users:  # create missing rows first, then lock them all in a fixed order
         Rating.objects.get_or_create(user=user, game=match.game, pool=pool)

@@ -1,4 +1,5 @@
-"""ASGI entry point: Django for HTTP, Channels for websockets (session auth, same origin only: tapete/origin.py).
+"""ASGI entry point: Django for HTTP, Channels for websockets (session auth, same origin only: tapete/origin.py;
+or a Bot API token, ``botapi.asgi``).
 
 Run with the import roots on the path: ``PYTHONPATH=platform:. daphne tapete.asgi:application``.
 """
@@ -14,13 +15,17 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from botapi.asgi import BearerTokenRouter  # noqa: E402
 from tapete.origin import SameOriginValidator  # noqa: E402
 from tapete.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": BearerTokenRouter(
+            token_app=URLRouter(websocket_urlpatterns),
+            session_app=SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        ),
     }
 )
 

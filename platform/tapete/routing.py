@@ -4,6 +4,7 @@ closed with code 4404 (``turnengine.sockets.NotFoundSocket``) rather than failin
 from django.conf import settings
 from django.urls import path, re_path
 
+from botapi.events import EventStreamConsumer
 from lobby.consumers import LobbyConsumer
 from turnengine.consumers import MatchConsumer
 from turnengine.echo import EchoConsumer, PairEchoConsumer
@@ -12,6 +13,7 @@ from turnengine.sockets import NotFoundSocket
 websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/match/<int:match_id>/", MatchConsumer.as_asgi()),
+    path("ws/events/", EventStreamConsumer.as_asgi()),
 ]
 
 if settings.TAPETE_BENCH_ECHO:

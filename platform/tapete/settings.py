@@ -74,6 +74,8 @@ INSTALLED_APPS = [
     "lobby",
     "ratings",
     "moderation",
+    "ninja",  # django-ninja: the Bot API and its OpenAPI docs (its Swagger UI files are served locally)
+    "botapi",
     "games.perudo",
     "games.spicy",
     "games.chinesecheckers",
@@ -271,6 +273,10 @@ TAPETE_WS_SOCKETS_PER_IP = int(os.environ.get("TAPETE_WS_SOCKETS_PER_IP", "64"))
 TAPETE_SEAT_INTENTS = int(os.environ.get("TAPETE_SEAT_INTENTS", "5"))
 TAPETE_SEAT_INTENT_WINDOW_SECONDS = int(os.environ.get("TAPETE_SEAT_INTENT_WINDOW_SECONDS", "600"))
 TAPETE_CHAT_MAX_LENGTH = 500
+# Bot API: requests per token (django-ninja's throttle, counted in Django's cache).
+TAPETE_API_RATE = os.environ.get("TAPETE_API_RATE", "300/m")
+# Post-game analysis: a Celery task when a match ends (tests switch it off and call the service themselves).
+TAPETE_SCHEDULE_ANALYSIS = env_flag("TAPETE_SCHEDULE_ANALYSIS", True)
 TAPETE_BENCH_ECHO = env_flag("TAPETE_BENCH_ECHO", False)  # the echo baseline of bench/ws_load.py
 
 DEMO_ADMIN_USERNAME = "admin"

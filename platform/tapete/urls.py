@@ -4,6 +4,9 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from botapi.api import api as bot_api
+from botapi.api import unknown_path as unknown_api_path
+
 
 def favicon(request):
     """Browsers ask for /favicon.ico whatever the page links (static/favicon.svg, then this .ico)."""
@@ -15,6 +18,9 @@ urlpatterns = [
     path("favicon.ico", favicon),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("api/", bot_api.urls),
+    path("api/<path:rest>", unknown_api_path),
+    path("", include("botapi.urls")),
     path("accounts/", include("accounts.urls")),
     path("", include("turnengine.urls")),
     path("", include("ratings.urls")),

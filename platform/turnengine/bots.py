@@ -74,7 +74,8 @@ def bot_play(*, match_id: int, version: int):
         return None
     rules = match.rules
     awaited = rules.awaited(match.state)
-    bots = Seat.objects.filter(match=match, user__is_bot=True).select_related("user")
+    # The seats the creator gave to computer players: a bot account at the table is played by its owner's program.
+    bots = Seat.objects.filter(match=match, index__in=match.bot_seats).select_related("user")
     acting = sorted(
         (seat for seat in bots if seat.index in rules.to_act(match.state)),
         key=lambda seat: (seat.index not in awaited, seat.index),

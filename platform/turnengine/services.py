@@ -30,6 +30,7 @@ from turnengine.chat import recent_chat
 from turnengine.errors import EngineError, engine_error
 from turnengine.models import Match, MatchAction, Seat
 from turnengine.plugin import CHANCE, RulesError, canonical_action, replay
+from turnengine.signals import announce_finish
 
 
 @dataclass
@@ -196,6 +197,7 @@ def persist(match: Match, logged: list[MatchAction], now: datetime, also: tuple[
         match.deadline_at = None
         fields += FINISH_FIELDS
         rating_apply_outcome(match=match)  # same transaction as the result: both stand or neither
+        announce_finish(match)
     else:
         deadline = clocks.next_deadline(match.clock, time_control(match))
         match.deadline_at = None if deadline is None else datetime.fromtimestamp(deadline / 1000, tz=UTC)

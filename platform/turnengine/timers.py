@@ -29,6 +29,7 @@ from turnengine import clocks, services
 from turnengine.errors import engine_error
 from turnengine.models import Match, Seat
 from turnengine.plugin import Outcome
+from turnengine.signals import announce_finish
 
 
 def match_expire(*, match_id: int, version: int, now: datetime | None = None) -> services.Update | None:
@@ -131,6 +132,7 @@ def match_end_by_vote(*, match_id: int, user, now: datetime | None = None) -> se
         match.version += 1
         match.save(update_fields=["status", "result", "finished_at", "deadline_at", "version"])
         rating_apply_outcome(match=match)
+        announce_finish(match)
     return services.build_update(match, [])
 
 

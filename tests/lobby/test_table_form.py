@@ -86,15 +86,16 @@ def test_a_refusal_is_shown_once_as_a_translated_sentence(client, make_user):
     data = {
         **form_defaults("perudo", num_players=2),
         "preset": "custom",
-        "opt_startingDice": "6",
-        "opt_maxDice": "5",
+        "opt_salsa": "on",
+        "opt_calza": "on",
+        "opt_calzaCaller": '"currentOnly"',  # choices are posted JSON-encoded
     }
     response = client.post(reverse("lobby:create", args=["perudo"]), data, HTTP_ACCEPT_LANGUAGE="fr")
     assert response.status_code == 400
     page = response.content.decode()
-    sentence = "Le nombre de dés par joueur ne peut pas dépasser le maximum de dés par joueur."
+    sentence = "Avec Perudo Salsa, Calza est ouvert à tous sauf à l&#x27;auteur de la dernière enchère : choisissez cette option."
     assert page.count(sentence) == 1
-    assert "may not exceed" not in page
+    assert "with Salsa, Calza is open" not in page  # the rules library's own English message
     assert not Match.objects.exists()
 
 

@@ -1,0 +1,93 @@
+"""Play one table over its websocket (docs/protocol.md) until the match ends, reconnecting and resyncing.
+
+On every view that lists legal actions for our seat, the strategy decides (or passes, with None). The first frame
+after each connection is a snapshot, so a reconnection resyncs by itself; a gap in the versions asks for a fresh
+snapshot (``sync``); a ``stale`` refusal means the table moved on: the newer view decides again. Closes that no
+retry can mend (4401 bad token, 4403 suspended or missing scope, 4404 no such table) are raised.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+
+import websockets
+
+from tapete_client.api import Client
+from tapete_client.strategies import Strategy
+
+FATAL_CLOSES = {4401, 4403, 4404}
+SYNC = json.dumps({"t": "sync", "v": None, "d": {}})
+log = logging.getLogger("tapete_client")
+
+
+class TableClosed(Exception):
+    def __init__(self, code: int | None) -> None:
+        super().__init__(f"the table websocket was closed with code {code}")
+        self.code = code
+
+
+async def play_table(
+    client: Client, match_id: int, strategy: Strategy, *, rng: random.Random | None = None, retries: int = 20
+) -> dict | None:
+    """Play ``match_id`` to its end; returns its result (``{"ranking", "reason", ...}``), None if aborted."""
+    rng = rng or random.Random()
+    url = client.websocket_url(f"/ws/match/{match_id}/")
+    delay = 0.5
+    for _attempt in range(retries):
+        try:
+            async with websockets.connect(url, additional_headers=client.headers, max_size=2**22) as socket:
+                delay = 0.5
+                return await _play(socket, match_id, strategy, rng)
+        except websockets.ConnectionClosed as closed:
+            code = closed.rcvd.code if closed.rcvd else None
+            if code in FATAL_CLOSES:
+                raise TableClosed(code) from None
+            log.warning("table %s: connection lost (%s), reconnecting", match_id, code)
+        except OSError as error:
+            log.warning("table %s: cannot connect (%s), retrying", match_id, error)
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 10)
+    raise TableClosed(None)
+
+
+async def _play(socket, match_id: int, strategy: Strategy, rng: random.Random) -> dict | None:
+    game = None
+    version = None
+    errors_in_a_row = 0
+    async for raw in socket:
+        frame = json.loads(raw)
+        kind, data = frame.get("t"), frame.get("d") or {}
+        if kind == "view":
+            if data.get("snapshot"):
+                game = data["game"]
+            elif version is not None and frame["v"] > version + 1:
+                await socket.send(SYNC)  # frames were missed: ask for the whole picture
+                continue
+            if version is not None and frame["v"] < version:
+                continue
+            if frame["v"] != version:
+                errors_in_a_row = 0  # the table moved on
+            version = frame["v"]
+            if data.get("status") in {"finished", "aborted"}:
+                return data.get("result")
+            if data.get("legal") and game is not None:
+                action = strategy(game, data["view"], data["legal"], rng)
+                if errors_in_a_row >= 3:  # the strategy keeps choosing what the server refuses
+                    action = data["legal"][0]
+                if action is not None:
+                    await socket.send(json.dumps({"t": "act", "v": version, "d": action}))
+        elif kind == "error":
+            code = data.get("code")
+            if code == "stale":
+                continue  # the view of the newer version is on its way
+            errors_in_a_row += 1
+            if code == "too_early":  # a challenge window holds the move back: ask again in a moment
+                errors_in_a_row = 0
+                await asyncio.sleep(0.5)
+            else:
+                log.warning("table %s: %s refused: %s", match_id, game, data)
+            await socket.send(SYNC)
+    return None

@@ -1,0 +1,63 @@
+"""Bot accounts and the tables that admit them.
+
+As on Lichess, a player may turn a fresh account (one that never sat at a table, apart from tables cancelled before
+they started) into a bot account, for ever: it is then flagged as a bot (``User.is_bot``) wherever players are
+listed, never appears on the leaderboards, and may sit only at tables whose creator admits bot accounts. Those
+tables are rated in the game's own bot pool (``ratings.pools.BOT_POOL``), so games against programs never move
+anyone's rating among humans. The site's own computer players are bots as well, seated by a table's creator, and
+are not bound by that rule.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from botapi.models import BotAccount, BotTable
+from turnengine.models import Match, Seat
+
+
+class BotAccountError(Exception):
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def bot_account_refusal(user) -> str | None:
+    """Why ``user`` cannot become a bot account now (an error code), or None if it can."""
+    if user.is_bot:
+        return "already_bot"
+    if user.is_staff or user.is_superuser:
+        return "staff_cannot_be_bot"
+    if Seat.objects.filter(user=user).exclude(match__status=Match.Status.ABORTED).exists():
+        return "account_has_games"
+    return None
+
+
+def bot_account_convert(*, user) -> BotAccount:
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one conversion at a time
+        refusal = bot_account_refusal(user)
+        if refusal:
+            raise BotAccountError(refusal)
+        user.is_bot = True
+        user.save(update_fields=["is_bot"])
+        return BotAccount.objects.create(user=user)
+
+
+def is_bot_account(user) -> bool:
+    """A bot account played by its owner's program (not one of the site's computer players)."""
+    return BotAccount.objects.filter(user_id=user.pk).exists()
+
+
+def table_admit_bots(*, match: Match) -> None:
+    BotTable.objects.get_or_create(match=match)
+
+
+def table_admits_bots(match: Match) -> bool:
+    return BotTable.objects.filter(match_id=match.pk).exists()
+
+
+def may_sit(*, user, match: Match) -> bool:
+    """Bot accounts sit only at tables that admit them."""
+    return not is_bot_account(user) or table_admits_bots(match)

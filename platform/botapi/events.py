@@ -1,0 +1,166 @@
+"""The account's event stream, ``/ws/events/``: what a program needs to know to play, without polling.
+
+Frames are ``{"t": "event", "v": null, "d": {"type": ..., "match_id": ..., ...}}`` with these types:
+
+* ``challenge``: a table open to bot accounts is waiting for players (sent to bot accounts only);
+* ``table_waiting``: you sit at a table that has not started (again whenever its seats change);
+* ``game_start``: a table you sit at is being played (open its table websocket to play);
+* ``your_turn``: the game awaits your seat at ``version``;
+* ``game_end``: a table you sat at is over (``result`` has the ranking) or was cancelled.
+
+The stream does not push state: it recomputes the account's tables whenever something may have changed (any
+table opening, filling, starting or closing, and any move at the account's own tables, whose seat groups it
+joins) and sends what it has not sent yet. So a program that reconnects gets every pending ``game_start`` and
+``your_turn`` again at once, which is its resync. What it reveals of a running match is public (who sits where,
+whose turn), never a view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from botapi.accounts import is_bot_account
+from botapi.models import BotTable
+from lobby.notify import LOBBY_GROUP
+from moderation.services import is_locked_out, user_group
+from turnengine.dispatch import DispatchWithoutDatabaseHop
+from turnengine.models import Match, Seat
+from turnengine.services import encode_frame
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_SUSPENDED = 4403
+CHALLENGES_LISTED = 50
+
+
+def account_events(*, user, tracked: set[int]) -> tuple[list[tuple[tuple, dict]], dict[int, str]]:
+    """Every event that holds now for ``user``, each with a key that names it once; and the seat group to follow
+    at each of the user's tables. ``tracked`` are the matches followed so far (to notice their end)."""
+    events: list[tuple[tuple, dict]] = []
+    seats = list(
+        Seat.objects.filter(user=user, match__status__in=[Match.Status.OPEN, Match.Status.ACTIVE])
+        .select_related("match")
+        .order_by("match_id")
+    )
+    following = {}
+    for seat in seats:
+        match = seat.match
+        following[match.pk] = match.group_name(seat.index)
+        base = {"match_id": match.pk, "game": match.game, "seat": seat.index}
+        if match.status == Match.Status.OPEN:
+            seated = match.seats.count()
+            events.append(
+                (
+                    ("table_waiting", match.pk, seated),
+                    {"type": "table_waiting", **base, "seated": seated, "num_players": match.num_players},
+                )
+            )
+            continue
+        events.append((("game_start", match.pk), {"type": "game_start", **base, "version": match.version}))
+        if seat.index in match.rules.awaited(match.state):
+            events.append(
+                (
+                    ("your_turn", match.pk, match.version),
+                    {"type": "your_turn", **base, "version": match.version},
+                )
+            )
+    for match in Match.objects.filter(pk__in=tracked - following.keys()):
+        if match.status in {Match.Status.FINISHED, Match.Status.ABORTED}:
+            events.append(
+                (
+                    ("game_end", match.pk),
+                    {
+                        "type": "game_end",
+                        "match_id": match.pk,
+                        "game": match.game,
+                        "status": match.status,
+                        "result": match.result,
+                    },
+                )
+            )
+    if is_bot_account(user):
+        open_tables = (
+            Match.objects.filter(status=Match.Status.OPEN, pk__in=BotTable.objects.values("match_id"))
+            .exclude(seats__user=user)
+            .select_related("created_by")
+            .order_by("-pk")[:CHALLENGES_LISTED]
+        )
+        for match in open_tables:
+            events.append(
+                (
+                    ("challenge", match.pk),
+                    {
+                        "type": "challenge",
+                        "match_id": match.pk,
+                        "game": match.game,
+                        "num_players": match.num_players,
+                        "ranked": match.ranked,
+                        "options": match.options,
+                        "created_by": match.created_by.username,
+                    },
+                )
+            )
+    return events, following
+
+
+class EventStreamConsumer(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        if await database_sync_to_async(is_locked_out)(user):
+            await self.close(code=CLOSE_SUSPENDED)
+            return
+        self.user = user
+        self.sent: set[tuple] = set()
+        self.following: dict[int, str] = {}
+        self.refreshing = asyncio.Lock()
+        self.dirty = False
+        self.groups_joined = [user_group(user.pk), LOBBY_GROUP]  # a suspension closes this socket at once
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        await self.send(
+            text_data=encode_frame("hello", None, {"username": user.username, "bot": user.is_bot})
+        )
+        await self.refresh()
+
+    async def disconnect(self, code: int) -> None:
+        for group in [*getattr(self, "groups_joined", []), *getattr(self, "following", {}).values()]:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        """The stream only speaks; anything a client sends is ignored."""
+
+    async def refresh(self) -> None:
+        """Recompute and send what is new; pokes arriving meanwhile make one more round, not one each."""
+        self.dirty = True
+        if self.refreshing.locked():
+            return
+        async with self.refreshing:
+            while self.dirty:
+                self.dirty = False
+                events, following = await database_sync_to_async(account_events)(
+                    user=self.user, tracked=set(self.following)
+                )
+                for match_id, group in following.items():  # the moves at the account's tables poke us
+                    if match_id not in self.following:
+                        await self.channel_layer.group_add(group, self.channel_name)
+                for match_id, group in self.following.items():
+                    if match_id not in following:
+                        await self.channel_layer.group_discard(group, self.channel_name)
+                self.following = following
+                for key, event in events:
+                    if key not in self.sent:
+                        self.sent.add(key)
+                        await self.send(text_data=encode_frame("event", None, event))
+
+    async def frame_relay(self, message: dict) -> None:
+        """A table changed somewhere, or a move was made at one of ours."""
+        await self.refresh()
+
+    async def session_revoke(self, message: dict) -> None:
+        await self.close(code=CLOSE_SUSPENDED)

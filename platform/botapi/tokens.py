@@ -1,0 +1,83 @@
+"""Personal API tokens: create (the raw token is returned once), list, revoke, and authenticate a request.
+
+A token authenticates only while it is not revoked and its owner is neither suspended nor banned: the sanction is
+checked on every request, so a moderator's suspension stops the owner's programs at once (their open websockets are
+closed by the moderation service through the ``user.<id>`` group).
+"""
+
+from __future__ import annotations
+
+import secrets as token_source
+
+from django.utils import timezone
+
+from botapi.models import SCOPES, TOKEN_PREFIX, ApiToken, token_digest
+from moderation.services import is_locked_out
+
+MAX_TOKENS_PER_USER = 20
+LAST_USED_PRECISION_SECONDS = 60  # last_used_at is written at most once a minute per token
+
+
+class TokenError(Exception):
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def token_create(*, user, name: str, scopes: list[str]) -> tuple[ApiToken, str]:
+    """A new token for ``user``; returns the row and the raw token, which is never stored nor shown again."""
+    name = (name or "").strip()
+    if not name or len(name) > ApiToken._meta.get_field("name").max_length:
+        raise TokenError("invalid_token_name")
+    chosen = sorted(set(scopes))
+    if not chosen or any(scope not in SCOPES for scope in chosen):
+        raise TokenError("invalid_scopes")
+    if ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() >= MAX_TOKENS_PER_USER:
+        raise TokenError("too_many_tokens")
+    raw = TOKEN_PREFIX + token_source.token_urlsafe(32)
+    token = ApiToken.objects.create(
+        user=user, name=name, digest=token_digest(raw), hint=raw[: len(TOKEN_PREFIX) + 4], scopes=chosen
+    )
+    return token, raw
+
+
+def token_list(*, user):
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True)
+
+
+def token_revoke(*, user, token_id: int) -> bool:
+    """Revoke one of ``user``'s tokens; False if there is no such live token."""
+    return bool(
+        ApiToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True).update(
+            revoked_at=timezone.now()
+        )
+    )
+
+
+def bearer_token(header: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, or None."""
+    if not header:
+        return None
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        return None
+    return value.strip()
+
+
+def token_authenticate(raw: str) -> ApiToken:
+    """The live token ``raw`` names, with its user loaded; raises :class:`TokenError` (``invalid_token``,
+    ``account_suspended``) otherwise."""
+    token = (
+        ApiToken.objects.select_related("user")
+        .filter(digest=token_digest(raw), revoked_at__isnull=True, user__is_active=True)
+        .first()
+    )
+    if token is None:
+        raise TokenError("invalid_token")
+    if is_locked_out(token.user):
+        raise TokenError("account_suspended")
+    now = timezone.now()
+    if token.last_used_at is None or (now - token.last_used_at).total_seconds() > LAST_USED_PRECISION_SECONDS:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now
+    return token

@@ -1,0 +1,230 @@
+"""Websockets with a token: the table websocket (unchanged consumer, behind the token middleware) and the
+account's event stream, through the real ASGI application."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from botapi.accounts import bot_account_convert
+from botapi.tokens import token_create
+from lobby import services as lobby
+from moderation.services import moderation_suspend
+from tapete.asgi import application
+from tests.turnengine.wsclient import receive_until
+from turnengine import services
+from turnengine.models import Match
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def token_socket(path: str, raw: str | None, *, origin: bytes | None = None):
+    headers = [(b"host", b"testserver")]
+    if raw is not None:
+        headers.append((b"authorization", f"Bearer {raw}".encode()))
+    if origin is not None:
+        headers.append((b"origin", origin))
+    socket = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await socket.connect(timeout=5)
+    return socket, connected
+
+
+@database_sync_to_async
+def _token(user, scopes=("play", "read")) -> str:
+    return token_create(user=user, name="ws", scopes=list(scopes))[1]
+
+
+@database_sync_to_async
+def _two_seat_table(make_user, *, start: bool = True):
+    users = [make_user(), make_user()]
+    match = lobby.table_create(
+        user=users[0], game="perudo", num_players=2, options={"startingDice": 2}, ranked=False
+    )
+    lobby.table_join(user=users[1], match_id=match.pk)
+    if start:
+        lobby.table_start(user=users[0], match_id=match.pk)
+    match.refresh_from_db()
+    return match, users
+
+
+async def test_table_websocket_with_a_token_and_no_cookie_or_origin_plays(make_user):
+    match, users = await _two_seat_table(make_user)
+    socket, connected = await token_socket(f"/ws/match/{match.pk}/", await _token(users[0]))
+    assert connected
+    snapshot = await receive_until(socket, "view")
+    assert snapshot["d"]["seat"] == 0
+    assert snapshot["d"]["view"] == match.rules.view(match.state, 0)  # its own view, nothing more
+    if snapshot["d"]["legal"]:
+        await socket.send_json_to({"t": "act", "v": snapshot["v"], "d": snapshot["d"]["legal"][0]})
+        assert (await receive_until(socket, "view"))["v"] == snapshot["v"] + 1
+    await socket.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("scopes", "revoke", "code"),
+    [(("read",), False, 4403), (("play",), True, 4401)],
+    ids=["no_play", "revoked"],
+)
+async def test_table_websocket_refuses_bad_tokens_with_a_close_code(make_user, scopes, revoke, code):
+    match, users = await _two_seat_table(make_user)
+    raw = await _token(users[0], scopes)
+    if revoke:
+        await database_sync_to_async(users[0].api_tokens.update)(revoked_at=match.started_at)
+    socket, connected = await token_socket(f"/ws/match/{match.pk}/", raw)
+    assert connected
+    assert (await socket.receive_output(timeout=5)) == {"type": "websocket.close", "code": code}
+
+
+async def test_without_a_token_the_session_stack_still_checks_the_origin(make_user):
+    match, _users = await _two_seat_table(make_user)
+    _socket, connected = await token_socket(f"/ws/match/{match.pk}/", None, origin=b"http://evil.example")
+    assert not connected
+
+
+async def test_suspension_closes_token_websockets_at_once(make_user, django_user_model):
+    match, users = await _two_seat_table(make_user)
+    socket, _ = await token_socket(f"/ws/match/{match.pk}/", await _token(users[0]))
+    events, _ = await token_socket("/ws/events/", await _token(users[0]))
+    await receive_until(socket, "view")
+    moderator = await database_sync_to_async(django_user_model.objects.create_user)("mod", password="x")
+    await database_sync_to_async(moderation_suspend)(
+        moderator=moderator, user=users[0], reason="abuse", duration=timedelta(hours=1)
+    )
+    for closing in (socket, events):
+        while True:
+            output = await closing.receive_output(timeout=5)
+            if output["type"] == "websocket.close":
+                assert output["code"] == 4403
+                break
+
+
+EVENT_FIELDS = {"type", "match_id", "game", "seat", "version", "seated", "num_players", "ranked", "options"}
+EVENT_FIELDS |= {"created_by", "status", "result"}
+
+
+async def _events_until(socket, kind: str, **match) -> dict:
+    while True:
+        frame = await receive_until(socket, "event")
+        # Public facts only: no view, no dice, no hand, no seed ever travels on the stream.
+        assert set(frame["d"]) <= EVENT_FIELDS
+        assert frame["d"].get("result") is None or frame["d"]["type"] == "game_end"
+        if frame["d"]["type"] == kind and all(frame["d"].get(key) == value for key, value in match.items()):
+            return frame["d"]
+
+
+async def test_event_stream_tells_a_bot_of_challenges_starts_turns_and_the_end(make_user):
+    human, bot = await database_sync_to_async(make_user)(), await database_sync_to_async(make_user)()
+    await database_sync_to_async(bot_account_convert)(user=bot)
+    events, connected = await token_socket("/ws/events/", await _token(bot, ("read",)))
+    assert connected
+    hello = json.loads(await events.receive_from(timeout=5))
+    assert hello == {"t": "hello", "v": None, "d": {"username": bot.username, "bot": True}}
+
+    @database_sync_to_async
+    def open_table():
+        from lobby.notify import lobby_changed
+
+        match = lobby.table_create(
+            user=human,
+            game="perudo",
+            num_players=2,
+            options={"startingDice": 1},
+            ranked=False,
+            allow_bots=True,
+        )
+        lobby_changed(match)
+        return match
+
+    match = await open_table()
+    challenge = await _events_until(events, "challenge", match_id=match.pk)
+    assert challenge["created_by"] == human.username and challenge["game"] == "perudo"
+
+    @database_sync_to_async
+    def join_and_start():
+        from lobby.notify import lobby_changed
+
+        lobby.table_join(user=bot, match_id=match.pk)
+        lobby_changed(match)
+        update = lobby.table_start(user=human, match_id=match.pk)
+        match.refresh_from_db()
+        lobby_changed(match)
+        return update
+
+    update = await join_and_start()
+    from turnengine.broadcast import broadcast
+
+    await broadcast(update)
+    start = await _events_until(events, "game_start", match_id=match.pk)
+    assert start["seat"] == 1
+
+    @database_sync_to_async
+    def play_human_until_bot_turn_or_end():
+        """The human plays its first legal action whenever awaited; returns the versions awaiting the bot."""
+        match.refresh_from_db()
+        rules = match.rules
+        while match.status == Match.Status.ACTIVE and 1 not in rules.awaited(match.state):
+            action = rules.legal_actions(match.state, 0)[0]
+            services.match_apply_action(
+                match_id=match.pk, user=human, expected_version=match.version, action=action
+            )
+            match.refresh_from_db()
+        return match.version if match.status == Match.Status.ACTIVE else None
+
+    version = await play_human_until_bot_turn_or_end()
+    if version is not None:
+        from lobby.notify import lobby_changed
+
+        await database_sync_to_async(lobby_changed)(match)  # a poke, as any move at the table would give
+        turn = await _events_until(events, "your_turn", match_id=match.pk)
+        assert turn["version"] == version and turn["seat"] == 1
+    # The bot's program plays Dudo or bids until the one-die game ends.
+
+    @database_sync_to_async
+    def bot_plays_out():
+        match.refresh_from_db()
+        rules = match.rules
+        while match.status == Match.Status.ACTIVE:
+            seat = min(s for s in rules.awaited(match.state))
+            user = bot if seat == 1 else human
+            legal = rules.legal_actions(match.state, seat)
+            action = next((a for a in legal if a["type"] == "dudo"), legal[0])
+            services.match_apply_action(
+                match_id=match.pk, user=user, expected_version=match.version, action=action
+            )
+            match.refresh_from_db()
+        from lobby.notify import lobby_changed
+
+        lobby_changed(match)
+
+    await bot_plays_out()
+    end = await _events_until(events, "game_end", match_id=match.pk)
+    assert end["status"] == "finished" and end["result"]["ranking"]
+    await events.disconnect()
+
+
+async def test_event_stream_resends_pending_turns_on_reconnect(make_user):
+    match, users = await _two_seat_table(make_user)
+
+    @database_sync_to_async
+    def awaited_user():
+        match.refresh_from_db()
+        seat = min(match.rules.awaited(match.state))
+        return seat, users[seat]
+
+    seat, user = await awaited_user()
+    raw = await _token(user, ("read",))
+    for _ in range(2):
+        events, _ = await token_socket("/ws/events/", raw)
+        turn = await _events_until(events, "your_turn", match_id=match.pk)
+        assert turn == {
+            "type": "your_turn",
+            "match_id": match.pk,
+            "game": "perudo",
+            "seat": seat,
+            "version": 1,
+        }
+        await events.disconnect()

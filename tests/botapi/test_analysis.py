@@ -136,8 +136,8 @@ def test_chinesecheckers_progress_against_the_hard_bot():
     (move,) = data["moves"]
     assert move["progress"] == chinesecheckers.progress(view, worst)
     assert move["given_up"] == max(0, move["preferred_progress"] - move["progress"])
-    # At the opening no hop exists: the hard bot's first move is a step, one row nearer its target tip.
-    assert move["preferred_progress"] == 1 and move["given_up"] == 1 - move["progress"]
+    # At the opening the hard bot moves forward (a step, or a hop over its front row): the worst move gave that up.
+    assert move["preferred_progress"] >= 1 and move["given_up"] == move["preferred_progress"] - move["progress"]
     assert data["players"][seat]["worst"] == ([2] if move["given_up"] else [])
 
 

@@ -47,7 +47,7 @@ PROPER_NAMES = (
 # Words each language spells as English does (Django's own catalogue included: "Password" in Italian).
 SAME_WORDS = {
     "fr": {"six", "Duel", "Message"},
-    "it": {"no", "Password", "Email"},
+    "it": {"no", "Password", "Email", "Chat", "Esc"},
 }
 WORD = re.compile(r"[A-Za-z]{2,}")
 HEX = re.compile(r"\b[0-9a-f]{16,}\b")

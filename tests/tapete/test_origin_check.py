@@ -5,6 +5,9 @@ from channels.testing import WebsocketCommunicator
 
 from tapete.asgi import application
 
+# Channels closes stale database connections when a socket closes, so even a handshake touches the database.
+pytestmark = pytest.mark.django_db
+
 SITE = "localhost:8000"  # as the browser's Host header names the site
 
 

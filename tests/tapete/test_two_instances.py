@@ -102,6 +102,7 @@ def test_celery_queues_and_keys_carry_the_instance_prefix():
     client = redis.Redis.from_url(settings.REDIS_URL)
     queue = app.conf.task_default_queue
     assert queue.startswith(prefix)
+    app.control.purge()  # messages earlier tests left for a worker that never ran
     with app.connection_for_write() as conn:
         app.send_task("turnengine.tasks.sweep_deadlines", connection=conn)
     try:

@@ -25,6 +25,7 @@ API_ERRORS: dict[str, tuple[int, object]] = {
     "rate_limited": (429, _("Too many requests with this token: slow down.")),
     "invalid_request": (422, _("The request's parameters or body are not valid.")),
     "not_found": (404, _("There is no such table, game or token.")),
+    "method_not_allowed": (405, _("This address does not take this HTTP method: see the Allow header.")),
     # tokens and bot accounts (profile page, and the account endpoints)
     "invalid_token_name": (400, _("Give the token a name of at most 60 characters.")),
     "invalid_scopes": (400, _("Choose at least one scope among play and read.")),

@@ -93,6 +93,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "moderation.middleware.SanctionMiddleware",  # after the user, their zone and messages (its docstring)
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "botapi.middleware.CodedMethodNotAllowed",
 ]
 
 ROOT_URLCONF = "tapete.urls"

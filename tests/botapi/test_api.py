@@ -168,6 +168,12 @@ def test_too_early_during_a_spicy_challenge_window(start_table, api_for):
     assert _code(answer, 409) == "too_early" and answer.json()["version"] == match.version
 
 
+def test_a_wrong_method_is_a_coded_error_with_the_allowed_methods(make_user, api_for):
+    answer = api_for(make_user()).post("/account", {})
+    assert _code(answer, 405) == "method_not_allowed"
+    assert "GET" in answer["Allow"]
+
+
 def test_docs_list_exactly_the_api_error_codes():
     text = DOCS.read_text()
     section = text.split("## Errors", 1)[1].split("\n## ", 1)[0]

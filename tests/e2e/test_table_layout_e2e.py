@@ -233,7 +233,7 @@ def test_the_result_screen_ranks_everyone_and_offers_play_again_and_the_lobby(
         context.close()
 
 
-def test_the_replay_controls_stay_on_one_line_on_a_phone(browser, live_url, seat_users):
+def test_the_replay_controls_stay_on_one_line_on_a_phone_and_the_replay_is_accessible(browser, live_url, seat_users):
     match, users = _table(seat_users, "perudo")
     match = play_to_the_end(match, users)
     context, page, errors = _login(browser, live_url, users[0], viewport=PHONE)
@@ -248,6 +248,13 @@ def test_the_replay_controls_stay_on_one_line_on_a_phone(browser, live_url, seat
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE[0]
         page.screenshot(path=str(ARTIFACTS / "table-replay-375x812.png"))
+        assert_accessible(page, "the replay of a finished Perudo game, on a phone")
+        page.set_viewport_size({"width": 1280, "height": 800})
+        if page.is_visible("[data-result-layer]"):  # the last step shows the result over the table
+            page.click("[data-close-result]")
+        page.click("#tab-analysis")
+        assert page.is_visible("#panel-analysis")
+        assert_accessible(page, "the replay's analysis panel, on a laptop")
         assert not errors
     finally:
         context.close()

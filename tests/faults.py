@@ -1,7 +1,7 @@
 """Fault injection for the tests: a TCP proxy that can cut a service off, as a network outage would.
 
-``TcpProxy`` listens on a free local port and forwards every connection to a target (Redis, PostgreSQL). ``cut()``
-drops every open connection and refuses new ones until ``restore()``; the service itself keeps running and keeps
+``TcpProxy`` listens on a free local port and forwards every connection to a target (Redis, PostgreSQL, daphne).
+``drop()`` drops every open connection once; ``cut()`` drops them and refuses new ones until ``restore()``; the service itself keeps running and keeps
 its data, as it does when a network path or a load balancer fails (a restarted Redis without persistence would also
 lose its queues, which is a different fault).
 """
@@ -42,6 +42,10 @@ class TcpProxy:
 
     def restore(self) -> None:
         self._down.clear()
+
+    def drop(self) -> None:
+        """Drop every open connection once, as a network blip does; new ones go through."""
+        self._drop_all()
 
     def _drop_all(self) -> None:
         with self._lock:

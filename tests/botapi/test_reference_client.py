@@ -17,7 +17,7 @@ from django.db import connection
 
 from botapi.accounts import bot_account_convert
 from botapi.tokens import token_create
-from tests.botapi.proxy import CuttableProxy
+from tests.faults import TcpProxy
 from tests.servers import ROOT, celery_worker, daphne_servers, wait_for_other_database_sessions
 from turnengine.models import Match, MatchAction
 
@@ -59,9 +59,9 @@ def test_reference_client_plays_a_game_of_each_title_against_a_human(make_user):
     bot_token = token_create(user=bot, name="client", scopes=["play", "read"])[1]
     human_token = token_create(user=human, name="test", scopes=["play", "read"])[1]
     env = _server_env()
-    with celery_worker(env), daphne_servers(1, env) as (port,):
-        url = f"http://127.0.0.1:{port}"
-        proxy = CuttableProxy(port)  # the client's network: cut once mid-game, it must reconnect and resync
+    with celery_worker(env), daphne_servers(1, env) as (port,), TcpProxy("127.0.0.1", port) as proxy:
+        url = f"http://127.0.0.1:{port}"  # the client's network goes through the proxy: dropped once mid-game
+        dropped = False
         client = subprocess.Popen(
             [
                 sys.executable,
@@ -103,8 +103,9 @@ def test_reference_client_plays_a_game_of_each_title_against_a_human(make_user):
                 deadline = time.monotonic() + 240
                 moves = 0
                 while running and time.monotonic() < deadline:
-                    if moves >= 6 and not proxy.cuts:
-                        proxy.cut()
+                    if moves >= 6 and not dropped:
+                        proxy.drop()  # the client must reconnect and resync
+                        dropped = True
                     for match_id in sorted(running):
                         state = api.get(f"/tables/{match_id}/state").json()
                         if state["d"]["status"] != "active":
@@ -129,12 +130,11 @@ def test_reference_client_plays_a_game_of_each_title_against_a_human(make_user):
                     assert analysis["summary"] and analysis["notes"]
             out, err = client.communicate(timeout=60)
         finally:
-            proxy.close()
             if client.poll() is None:
                 client.kill()
                 client.wait()
         assert client.returncode == 0, err.decode()[-3000:]
-        assert proxy.cuts >= 1 and "reconnecting" in err.decode()
+        assert dropped and "reconnecting" in err.decode()
         results = json.loads(out.decode().strip().splitlines()[-1])
         assert sorted(int(match_id) for match_id in results) == sorted(tables)
     for match_id in tables:

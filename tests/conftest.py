@@ -110,3 +110,16 @@ def play_to_the_end(match: Match, users: list, seed: int = 0, max_steps: int = 5
             return match
         play_one_random_action(match, users, rng)
     raise AssertionError("the match did not end")
+
+
+def play_bid_then_dudo(match, users) -> None:
+    """Perudo: the awaited seat opens with its first legal bid and the next awaited seat calls Dudo (a reveal)."""
+    seat = min(match.rules.awaited(match.state))
+    bid = next(action for action in match.rules.legal_actions(match.state, seat) if action["type"] == "bid")
+    services.match_apply_action(match_id=match.pk, user=users[seat], expected_version=match.version, action=bid)
+    match.refresh_from_db()
+    caller = min(match.rules.awaited(match.state))
+    services.match_apply_action(
+        match_id=match.pk, user=users[caller], expected_version=match.version, action={"type": "dudo"}
+    )
+    match.refresh_from_db()

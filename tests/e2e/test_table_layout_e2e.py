@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 
 from lobby import services as lobby
-from tests.conftest import play_to_the_end
+from tests.conftest import play_bid_then_dudo, play_to_the_end
 from tests.e2e.axe import assert_accessible
 from tests.e2e.conftest import ARTIFACTS
 from turnengine import services, timers
@@ -151,20 +151,6 @@ def test_the_table_fits_every_screen_at_the_players_turn_and_passes_axe(browser,
         context.close()
 
 
-def _perudo_reveal(match, users):
-    seat = _awaited(match)
-    bid = next(action for action in match.rules.legal_actions(match.state, seat) if action["type"] == "bid")
-    services.match_apply_action(
-        match_id=match.pk, user=users[seat], expected_version=match.version, action=bid
-    )
-    match.refresh_from_db()
-    caller = _awaited(match)
-    services.match_apply_action(
-        match_id=match.pk, user=users[caller], expected_version=match.version, action={"type": "dudo"}
-    )
-    match.refresh_from_db()
-
-
 def _spicy_reveal(match, users):
     seat = _awaited(match)
     play = next(action for action in match.rules.legal_actions(match.state, seat) if action["type"] == "play")
@@ -183,7 +169,7 @@ def _spicy_reveal(match, users):
 @pytest.mark.parametrize("game", ["perudo", "spicy"])
 def test_a_reveal_lies_on_the_table_without_pushing_the_controls_away(browser, live_url, seat_users, game):
     match, users = _table(seat_users, game)
-    (_perudo_reveal if game == "perudo" else _spicy_reveal)(match, users)
+    (play_bid_then_dudo if game == "perudo" else _spicy_reveal)(match, users)
     context, page, errors = _login(browser, live_url, users[_awaited(match)])
     try:
         _open(page, match)

@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 
 from ratings.models import RatingChange
+from tests.conftest import play_bid_then_dudo
 from turnengine import clocks, services, timers
 from turnengine.models import Match
 
@@ -149,17 +150,7 @@ def test_the_table_sets_its_grace(make_user):
 
 def test_a_dudo_pauses_the_next_clock_while_the_table_shows_the_reveal(start_table):
     match, users = start_table("perudo", 2)
-    seat = _awaited(match)
-    bid = next(a for a in match.rules.legal_actions(match.state, seat) if a["type"] == "bid")
-    services.match_apply_action(
-        match_id=match.pk, user=users[seat], expected_version=match.version, action=bid
-    )
-    match.refresh_from_db()
-    caller = _awaited(match)
-    services.match_apply_action(
-        match_id=match.pk, user=users[caller], expected_version=match.version, action={"type": "dudo"}
-    )
-    match.refresh_from_db()
+    play_bid_then_dudo(match, users)
     starter = _awaited(match)
     pause = match.rules.reveal_pause_ms(
         [e for row in match.actions.order_by("step") for e in row.events if e["type"] == "dudo"]

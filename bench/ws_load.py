@@ -44,6 +44,7 @@ django.setup()
 import websockets  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
+from tapete_sdk import registry  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from bench.rules_bench import sample_positions  # noqa: E402
@@ -51,7 +52,6 @@ from bench.stage_trace import stage_durations  # noqa: E402
 from lobby import services as lobby  # noqa: E402
 from tests.servers import daphne_servers  # noqa: E402
 from tests.turnengine.wsclient import make_session_key  # noqa: E402
-from turnengine import registry  # noqa: E402
 
 GAME_OPTIONS = {"spicy": {"challengeGraceMs": 0}, "chinesecheckers": {"maxTurns": 1000}}
 

@@ -6,11 +6,8 @@ import random
 
 import pytest
 from chinesecheckers_helpers import move, new_game, position
-
-from games.chinesecheckers import board as geometry
-from games.chinesecheckers.rules import RULES
-from turnengine.conformance import DEEP, check_game
-from turnengine.plugin import (
+from tapete_sdk.conformance import DEEP, check_game
+from tapete_sdk.plugin import (
     CHANCE,
     GameRules,
     IllegalAction,
@@ -19,6 +16,9 @@ from turnengine.plugin import (
     play_random,
     replay,
 )
+
+from games.chinesecheckers import board as geometry
+from games.chinesecheckers.rules import RULES
 
 # ------------------------------------------------------------------------------------------ options
 

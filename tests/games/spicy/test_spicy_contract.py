@@ -8,7 +8,6 @@ import random
 
 import pytest
 from spicy_scenarios import all_cards, assert_all_cards_accounted_for, challenge, play, start, step
-from tapete_sdk.conformance import DEEP, check_game, random_setups
 from tapete_sdk.plugin import CHANCE, GameRules, IllegalAction, replay
 
 from games.spicy.rules import RULES
@@ -81,11 +80,6 @@ def test_every_step_of_a_random_game_is_plain_json_and_keeps_all_100_cards():
     rng = random.Random(7)
     for index, options in enumerate(OPTION_SETS):
         _playout(options, 2 + index % 5, rng, check_every_step=True)
-
-
-def test_shared_conformance_checks_pass_on_deep_playouts():
-    for index, (options, num_players) in enumerate(random_setups(RULES, random.Random(11), 12)):
-        check_game(RULES, options, num_players, seed=index, depth=DEEP)
 
 
 # -- hidden information -------------------------------------------------------------------------------------------

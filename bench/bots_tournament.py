@@ -53,8 +53,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from turnengine import registry
-from turnengine.plugin import CHANCE, GameRules, InvalidOptions, Option
+from tapete_sdk import registry
+from tapete_sdk.plugin import CHANCE, GameRules, InvalidOptions, Option
 
 MAX_STEPS = 20_000
 Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal law

@@ -15,9 +15,10 @@ from __future__ import annotations
 import random
 import time
 
+from tapete_sdk.plugin import play_random
+
 from games.chinesecheckers import board as geometry
 from games.chinesecheckers.rules import RULES
-from turnengine.plugin import play_random
 
 POSITIONS = 20
 PLIES = 60

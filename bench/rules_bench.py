@@ -11,8 +11,8 @@ import argparse
 import random
 import time
 
-from turnengine import registry
-from turnengine.plugin import CHANCE, play_random
+from tapete_sdk import registry
+from tapete_sdk.plugin import CHANCE, play_random
 
 
 def playouts_per_second(rules, num_players: int, seconds: float, seed: int = 1) -> tuple[float, float]:

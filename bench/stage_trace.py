@@ -1,6 +1,6 @@
 """Where a move's time goes inside the servers: the ASGI entry point that ``bench/ws_load.py --stages`` serves.
 
-``bench.stage_trace:application`` is ``tapete.asgi``'s application with time stamps around a move's stages: the
+``bench.stage_trace:application`` is ``bench.echo``'s application (the site's, with the echo routes) with time stamps around a move's stages: the
 consumer's action handler, the call on the database thread (inside it: the row lock, the rules, the write, the
 commit, the frames), the broadcast, and each socket's relay of the new view. Each server process appends one line
 per stamp to its own file in ``$TAPETE_STAGE_LOG``; :func:`stage_durations` joins every process's lines by (match,
@@ -115,7 +115,7 @@ def _install(log: StampLog) -> None:
 
 
 if os.environ.get("TAPETE_STAGE_LOG"):  # a server process that ``ws_load --stages`` started
-    from tapete.asgi import application  # noqa: F401  (what daphne serves, with the stamps installed)
+    from bench.echo import application  # noqa: F401  (what daphne serves, with the stamps installed)
 
     _install(StampLog(os.environ["TAPETE_STAGE_LOG"]))
 

@@ -1,6 +1,7 @@
 """Websocket load: N concurrent 2-seat games over real sockets, against a bare echo on the same stack.
 
-Starts ``--processes`` daphne servers (or targets running ones with ``--target``), opens ``--games`` tables of
+Starts ``--processes`` daphne servers of ``bench.echo:application`` (the site with the echo routes; or targets
+running ones with ``--target``, which must serve that application too), opens ``--games`` tables of
 ``--game`` with two seats each, connects the two seats to different processes, and lets the seat to move play a
 random legal move about every ``--interval`` seconds. A move's round trip runs from sending the action until
 *every* seat has the new version's view. Then two bare echoes on the same stack at the same rate: a pair echo
@@ -44,6 +45,7 @@ django.setup()
 import websockets  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
+from tapete_sdk import registry  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from bench.rules_bench import sample_positions  # noqa: E402
@@ -51,7 +53,6 @@ from bench.stage_trace import stage_durations  # noqa: E402
 from lobby import services as lobby  # noqa: E402
 from tests.servers import daphne_servers  # noqa: E402
 from tests.turnengine.wsclient import make_session_key  # noqa: E402
-from turnengine import registry  # noqa: E402
 
 GAME_OPTIONS = {"spicy": {"challengeGraceMs": 0}, "chinesecheckers": {"maxTurns": 1000}}
 
@@ -389,7 +390,9 @@ def main() -> None:
         "--timeline", action="store_true", help="also print each measured second's move round trips"
     )
     parser.add_argument("--processes", type=int, default=2, help="daphne processes to start")
-    parser.add_argument("--target", help="comma-separated host:port of running servers (echo route enabled)")
+    parser.add_argument(
+        "--target", help="comma-separated host:port of running servers of bench.echo:application"
+    )
     parser.add_argument(
         "--stages",
         action="store_true",
@@ -407,8 +410,8 @@ def main() -> None:
         moves, pair_echo, echo, elapsed = asyncio.run(run(args, addresses, tables))
     else:
         # Every socket of the load generator comes from 127.0.0.1: lift the per-address socket limit.
-        env = {"TAPETE_BENCH_ECHO": "1", "DJANGO_DEBUG": "false", "TAPETE_WS_SOCKETS_PER_IP": "1000000"}
-        application = "tapete.asgi:application"
+        env = {"DJANGO_DEBUG": "false", "TAPETE_WS_SOCKETS_PER_IP": "1000000"}
+        application = "bench.echo:application"  # the site with the echo routes
         if args.stages:
             stage_log = tempfile.TemporaryDirectory(prefix="tapete-stages-")
             env["TAPETE_STAGE_LOG"] = stage_log.name

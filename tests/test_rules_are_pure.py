@@ -1,5 +1,7 @@
-"""The rules libraries are usable without Django: importing them pulls in nothing but the standard library."""
+"""The rules libraries and the SDK are usable without Django: they import nothing but the standard library, the SDK
+and their own game's modules, and importing them pulls in nothing else."""
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -7,10 +9,43 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+GAME_FOLDERS = sorted(path.parent for path in (ROOT / "games").glob("*/rules.py"))
+# A game's apps.py is its Django side (it registers the rules with the site); everything else must be pure.
+SITE_SIDE = {"apps.py"}
 
 
-@pytest.mark.parametrize("game", ["perudo", "spicy", "chinesecheckers"])
-def test_importing_a_rules_module_imports_no_django(game):
+def imported_modules(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names.add(node.module or "")
+    return names
+
+
+@pytest.mark.parametrize("folder", GAME_FOLDERS, ids=lambda folder: folder.name)
+def test_a_game_imports_only_the_standard_library_the_sdk_and_itself(folder):
+    allowed = set(sys.stdlib_module_names) | {"tapete_sdk"}
+    for path in folder.glob("*.py"):
+        if path.name in SITE_SIDE:
+            continue
+        for name in imported_modules(path):
+            assert name.split(".")[0] in allowed or name.startswith(f"games.{folder.name}"), (
+                f"{path} imports {name}"
+            )
+
+
+def test_the_sdk_imports_only_the_standard_library_and_itself():
+    allowed = set(sys.stdlib_module_names) | {"tapete_sdk"}
+    for path in (ROOT / "sdk" / "tapete_sdk").glob("*.py"):
+        for name in imported_modules(path):
+            assert name.split(".")[0] in allowed, f"{path} imports {name}"
+
+
+@pytest.mark.parametrize("folder", GAME_FOLDERS, ids=lambda folder: folder.name)
+def test_importing_a_rules_module_imports_no_django(folder):
+    game = folder.name
     program = (
         f"import sys; import games.{game}.rules as r; "
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in {'django', 'channels', 'celery', 'asgiref'}); "

@@ -6,8 +6,9 @@ class ChineseCheckersConfig(AppConfig):
     label = "chinesecheckers"
 
     def ready(self) -> None:
+        from tapete_sdk import registry
+
         from games.chinesecheckers.rules import RULES
-        from turnengine import registry
 
         registry.register(RULES)
         self.verbose_name = RULES.name

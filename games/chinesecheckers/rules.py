@@ -5,7 +5,7 @@ point. A turn moves one marble: a step to an adjacent empty hole, or a chain of 
 colour. The first player with all ten marbles home wins at once; the others are ranked by score. The spec is
 rules.md §3 (and §4 items 7 and 8); geometry, tables and the fast move generator live in ``board.py``.
 
-Public API: ``RULES`` (a :class:`ChineseCheckersRules`) implements ``turnengine.plugin.GameRules``. For search and
+Public API: ``RULES`` (a :class:`ChineseCheckersRules`) implements ``tapete_sdk.plugin.GameRules``. For search and
 benchmarks, ``board.generate_moves(board, seat, point)`` lists every legal destination of every marble fast.
 
 Options
@@ -119,6 +119,19 @@ from __future__ import annotations
 import copy
 import random
 
+from tapete_sdk.plugin import (
+    CHANCE,
+    JSON,
+    IllegalAction,
+    InvalidOptions,
+    MalformedAction,
+    Option,
+    Outcome,
+    Preset,
+    gettext_noop,
+    normalize_with_schema,
+)
+
 from games.chinesecheckers import board as geometry
 from games.chinesecheckers.board import (
     CELLS,
@@ -132,18 +145,6 @@ from games.chinesecheckers.board import (
     generate_moves,
     marble_moves,
     opposite,
-)
-from turnengine.plugin import (
-    CHANCE,
-    JSON,
-    IllegalAction,
-    InvalidOptions,
-    MalformedAction,
-    Option,
-    Outcome,
-    Preset,
-    gettext_noop,
-    normalize_with_schema,
 )
 
 State = dict[str, JSON]

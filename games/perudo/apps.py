@@ -6,8 +6,9 @@ class PerudoConfig(AppConfig):
     label = "perudo"
 
     def ready(self) -> None:
+        from tapete_sdk import registry
+
         from games.perudo.rules import RULES
-        from turnengine import registry
 
         registry.register(RULES)
         self.verbose_name = RULES.name

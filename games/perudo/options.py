@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from turnengine.plugin import InvalidOptions, Option, Preset, gettext_noop, normalize_with_schema
+from tapete_sdk.plugin import InvalidOptions, Option, Preset, gettext_noop, normalize_with_schema
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6

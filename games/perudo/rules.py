@@ -6,7 +6,7 @@ a die. Players with no dice are out; the last player with dice wins. Variants: P
 drops to one die opens a round where Pacos are not wild and the face is locked), **Calza** ("exactly right", to
 regain a die) and **Perudo Salsa** (anyone may speak at any moment). rules.md §1 is the specification.
 
-Public API: ``RULES`` (a :class:`PerudoRules`) implementing ``turnengine.plugin.GameRules``. Seats are
+Public API: ``RULES`` (a :class:`PerudoRules`) implementing ``tapete_sdk.plugin.GameRules``. Seats are
 ``0..n-1``; play goes clockwise, i.e. to a player's left, which is the *next higher* seat (wrapping around).
 
 Options (camelCase, as rules.md names them)
@@ -124,6 +124,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tapete_sdk.plugin import CHANCE, IllegalAction, MalformedAction, Outcome
+
 from games.perudo.bidding import (
     FACES,
     PACO,
@@ -143,7 +145,6 @@ from games.perudo.options import (
     calza_ceiling,
     normalize_options,
 )
-from turnengine.plugin import CHANCE, IllegalAction, MalformedAction, Outcome
 
 State = dict[str, Any]
 Action = dict[str, Any]

@@ -6,8 +6,9 @@ class SpicyConfig(AppConfig):
     label = "spicy"
 
     def ready(self) -> None:
+        from tapete_sdk import registry
+
         from games.spicy.rules import RULES
-        from turnengine import registry
 
         registry.register(RULES)
         self.verbose_name = RULES.name

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tapete_sdk.plugin import InvalidOptions, Option, Preset, gettext_noop, normalize_with_schema
+
 from games.spicy.cards import (
     CHANGE_YOUR_LUCK,
     COPY_CAT,
@@ -17,7 +19,6 @@ from games.spicy.cards import (
     TURN_IT_UP,
     WE_LOVE_CHILI,
 )
-from turnengine.plugin import InvalidOptions, Option, Preset, gettext_noop, normalize_with_schema
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6

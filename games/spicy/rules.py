@@ -7,7 +7,7 @@ leads the next stack. Emptying your hand unchallenged (or surviving the challeng
 once when someone takes a second trophy (an outright win), when the third trophy is taken, or when World's End
 reaches the top of the draw pile; then +1 per won card, +10 per trophy and -1 per card in hand.
 
-Public API: ``RULES`` (a :class:`SpicyRules`) implements ``turnengine.plugin.GameRules``. Helpers: ``cards.py``
+Public API: ``RULES`` (a :class:`SpicyRules`) implements ``tapete_sdk.plugin.GameRules``. Helpers: ``cards.py``
 (cards, declarations, challenge checks) and ``options.py`` (the option schema and its checks).
 
 Cards
@@ -152,6 +152,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tapete_sdk.plugin import CHANCE, IllegalAction, MalformedAction, Option, Outcome
+
 from games.spicy import options as spicy_options
 from games.spicy.cards import (
     CARD_NUMBER,
@@ -185,7 +187,6 @@ from games.spicy.options import (
     random_spice_it_up_count,
     worlds_end_base,
 )
-from turnengine.plugin import CHANCE, IllegalAction, MalformedAction, Option, Outcome
 
 State = dict[str, Any]
 Action = dict[str, Any]

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
+from tapete_sdk import registry
 
 from accounts.forms import KeepAccountForm, SignUpForm
 from accounts.models import User
@@ -16,7 +17,6 @@ from ratings.charts import rating_chart_svg
 from ratings.pools import POOL_LABELS
 from ratings.selectors import user_history, user_ratings
 from tapete import throttle
-from turnengine import registry
 
 
 @require_http_methods(["GET", "POST"])

@@ -14,6 +14,7 @@ from django.http import Http404, JsonResponse
 from ninja import NinjaAPI, Query, Router
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.security import HttpBearer
+from tapete_sdk import registry
 
 from botapi import schemas, tables, tokens
 from botapi.accounts import BotAccountError, bot_account_convert
@@ -23,7 +24,7 @@ from botapi.ratelimit import TokenThrottle
 from lobby import services as lobby
 from lobby.errors import LobbyError
 from lobby.notify import lobby_changed
-from turnengine import registry, services
+from turnengine import services
 from turnengine.broadcast import broadcast_sync
 from turnengine.errors import EngineError
 

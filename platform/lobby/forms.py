@@ -14,10 +14,10 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from tapete_sdk.plugin import InvalidOptions, Option, presets_of
 
 from lobby.option_text import option_error_sentence
 from turnengine import clocks
-from turnengine.plugin import InvalidOptions, Option, presets_of
 
 OPTION_PREFIX = "opt_"
 CUSTOM = "custom"

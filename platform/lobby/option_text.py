@@ -11,12 +11,12 @@ from decimal import Decimal
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_noop, ngettext
+from tapete_sdk.plugin import InvalidOptions, Option, Preset, option_errors_of, presets_of
 
 from turnengine import clocks
-from turnengine.plugin import InvalidOptions, Option, Preset, option_errors_of, presets_of
 
-# Refusals of the schema's own checks (turnengine.plugin.normalize_with_schema), as sentences; a game's cross-option
-# checks bring theirs (``option_errors`` on its RULES, see turnengine.plugin.option_errors_of).
+# Refusals of the schema's own checks (tapete_sdk.plugin.normalize_with_schema), as sentences; a game's cross-option
+# checks bring theirs (``option_errors`` on its RULES, see tapete_sdk.plugin.option_errors_of).
 OPTION_ERRORS = {
     "player_count": gettext_noop("This game cannot be played with that many players."),
     "option_unknown": gettext_noop("One of these options does not exist."),

@@ -8,14 +8,15 @@ in the database: one wins, the other gets a :class:`LobbyError` with a clear mes
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from tapete_sdk import registry
+from tapete_sdk.plugin import InvalidOptions, play_now_players
 
 from botapi.accounts import is_bot_account, may_sit, table_admit_bots
 from lobby.errors import LobbyError
 from moderation.services import is_locked_out, network_notices_for
 from ratings.selectors import match_pool, rating_value
-from turnengine import bots, clocks, registry, services
+from turnengine import bots, clocks, services
 from turnengine.models import Match, Seat
-from turnengine.plugin import InvalidOptions, play_now_players
 
 PLAY_NOW_TIME_CONTROL = clocks.DEFAULT_PROFILE
 

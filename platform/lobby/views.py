@@ -12,6 +12,8 @@ from django.template.loader import select_template
 from django.urls import reverse
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_POST
+from tapete_sdk import registry
+from tapete_sdk.plugin import play_now_players, presets_of
 
 from accounts.guests import login_or_guest
 from lobby import option_text, rematch, selectors, services
@@ -20,10 +22,9 @@ from lobby.forms import TableForm
 from lobby.notify import lobby_changed
 from tapete import throttle
 from tapete.params import BadParameter, int_param
-from turnengine import bots, registry
+from turnengine import bots
 from turnengine.broadcast import broadcast_sync
 from turnengine.models import Match
-from turnengine.plugin import play_now_players, presets_of
 from turnengine.views import MAX_SEATS, board_templates
 
 

@@ -2,10 +2,10 @@
 
 from django.http import Http404
 from django.shortcuts import render
+from tapete_sdk import registry
 
 from ratings import selectors
 from ratings.pools import POOL_LABELS, pools_of
-from turnengine import registry
 
 
 def leaderboard(request, game: str, pool: str | None = None):

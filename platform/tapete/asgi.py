@@ -19,15 +19,22 @@ from botapi.asgi import BearerTokenRouter  # noqa: E402
 from tapete.origin import SameOriginValidator  # noqa: E402
 from tapete.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": BearerTokenRouter(
-            token_app=URLRouter(websocket_urlpatterns),
-            session_app=SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-        ),
-    }
-)
+
+def site_application(patterns: list) -> ProtocolTypeRouter:
+    """Django for HTTP; for websockets, ``patterns`` behind the Bot API's token router or, for browsers, the origin
+    check and the session (``bench/echo.py`` serves the same stack with its echo routes added)."""
+    return ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": BearerTokenRouter(
+                token_app=URLRouter(patterns),
+                session_app=SameOriginValidator(AuthMiddlewareStack(URLRouter(patterns))),
+            ),
+        }
+    )
+
+
+application = site_application(websocket_urlpatterns)
 
 # What is loaded by now (Django, the apps, the URL and game modules) lives as long as the process: freeze it out of
 # the cycle collector's way. Measured with bench/ws_load.py, every full collection walked all of it and paused the

@@ -1,13 +1,11 @@
 """Websocket URL routes. A path served by none of them, or a table path whose id is not a number, is accepted and
 closed with code 4404 (``turnengine.sockets.NotFoundSocket``) rather than failing in the router."""
 
-from django.conf import settings
 from django.urls import path, re_path
 
 from botapi.events import EventStreamConsumer
 from lobby.consumers import LobbyConsumer
 from turnengine.consumers import MatchConsumer
-from turnengine.echo import EchoConsumer, PairEchoConsumer
 from turnengine.sockets import NotFoundSocket
 
 websocket_urlpatterns = [
@@ -15,11 +13,5 @@ websocket_urlpatterns = [
     path("ws/match/<int:match_id>/", MatchConsumer.as_asgi()),
     path("ws/events/", EventStreamConsumer.as_asgi()),
 ]
-
-if settings.TAPETE_BENCH_ECHO:
-    websocket_urlpatterns += [
-        path("ws/echo/", EchoConsumer.as_asgi()),
-        path("ws/echo/<int:pair>/", PairEchoConsumer.as_asgi()),
-    ]
 
 websocket_urlpatterns.append(re_path(r"", NotFoundSocket.as_asgi()))  # last: everything else

@@ -278,7 +278,6 @@ TAPETE_CHAT_MAX_LENGTH = 500
 TAPETE_API_RATE = os.environ.get("TAPETE_API_RATE", "300/m")
 # Post-game analysis: a Celery task when a match ends (tests switch it off and call the service themselves).
 TAPETE_SCHEDULE_ANALYSIS = env_flag("TAPETE_SCHEDULE_ANALYSIS", True)
-TAPETE_BENCH_ECHO = env_flag("TAPETE_BENCH_ECHO", False)  # the echo baseline of bench/ws_load.py
 
 DEMO_ADMIN_USERNAME = "admin"
 DEMO_ADMIN_PASSWORD = os.environ.get("TAPETE_DEMO_ADMIN_PASSWORD", "tapete-admin")

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from turnengine.plugin import gettext_noop
+from tapete_sdk.plugin import gettext_noop
 
 REALTIME, TURN_BASED, NO_LIMIT = "realtime", "turnbased", "none"
 SECOND, MINUTE, HOUR = 1000, 60_000, 3_600_000

@@ -12,7 +12,7 @@ What is checked, in this order:
   ``mute``/``unmute`` a ``username`` string; the others take no data (``v`` and ``d`` are ignored).
 
 An action is only checked to be a JSON object here: its canonical form comes from the game's rules
-(``turnengine.plugin.canonical_action``), and the engine stores and broadcasts that, never the client's object.
+(``tapete_sdk.plugin.canonical_action``), and the engine stores and broadcasts that, never the client's object.
 """
 
 from __future__ import annotations

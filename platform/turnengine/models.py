@@ -11,8 +11,7 @@ import secrets as token_source
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-
-from turnengine import registry
+from tapete_sdk import registry
 
 
 def new_seed() -> str:

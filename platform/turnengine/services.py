@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from tapete_sdk.plugin import CHANCE, RulesError, canonical_action, replay
 
 from ratings.elo import final_ranking
 from ratings.models import RatingChange
@@ -29,7 +30,6 @@ from turnengine import bots, clocks, match_sql
 from turnengine.chat import recent_chat
 from turnengine.errors import EngineError, engine_error
 from turnengine.models import Match, MatchAction, Seat
-from turnengine.plugin import CHANCE, RulesError, canonical_action, replay
 from turnengine.signals import announce_finish
 
 

@@ -23,12 +23,12 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from tapete_sdk.plugin import Outcome
 
 from ratings.services import rating_apply_outcome
 from turnengine import clocks, services
 from turnengine.errors import engine_error
 from turnengine.models import Match, Seat
-from turnengine.plugin import Outcome
 from turnengine.signals import announce_finish
 
 

@@ -7,6 +7,7 @@ import math
 import random
 
 import pytest
+from tapete_sdk import registry
 
 from bench.bots_tournament import (
     FIXED_OPTIONS,
@@ -18,7 +19,6 @@ from bench.bots_tournament import (
     seatings,
     wilson_interval,
 )
-from turnengine import registry
 
 
 def test_fair_share_is_the_seats_held_over_the_seats_at_three_players():

@@ -4,6 +4,7 @@ from a finished match to its stored analysis and the replay page, and that a run
 from __future__ import annotations
 
 import pytest
+from tapete_sdk.plugin import CHANCE
 
 from botapi.analysis import chinesecheckers, perudo, spicy
 from botapi.analysis.store import analysis_compute
@@ -13,7 +14,6 @@ from games.perudo.rules import RULES as PERUDO
 from games.spicy.rules import RULES as SPICY
 from turnengine import services
 from turnengine.models import Match
-from turnengine.plugin import CHANCE
 
 
 def scripted(rules, options: dict, num_players: int, actions: list[tuple[int, dict]]):

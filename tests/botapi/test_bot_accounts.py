@@ -4,6 +4,7 @@ in the bot pool, never on the leaderboards; the site's own computer players keep
 from __future__ import annotations
 
 import pytest
+from tapete_sdk.plugin import CHANCE
 
 from botapi.accounts import BotAccountError, bot_account_convert
 from lobby import services as lobby
@@ -13,7 +14,6 @@ from ratings.selectors import leaderboard, match_pool
 from tests.lobby.test_lobby_pages import form_defaults
 from turnengine import bots
 from turnengine.models import Match
-from turnengine.plugin import CHANCE
 
 pytestmark = pytest.mark.django_db
 

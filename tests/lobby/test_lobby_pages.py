@@ -2,10 +2,10 @@
 
 import pytest
 from django.urls import reverse
+from tapete_sdk import registry
 
 from lobby.forms import TableForm
 from tests.conftest import GAME_KEYS
-from turnengine import registry
 from turnengine.models import Match
 
 pytestmark = pytest.mark.django_db

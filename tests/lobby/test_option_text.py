@@ -3,11 +3,12 @@
 import pytest
 from django.urls import reverse
 from django.utils import translation
+from tapete_sdk import registry
 
 from lobby import option_text
 from lobby import services as lobby
 from tests.conftest import play_to_the_end
-from turnengine import clocks, registry
+from turnengine import clocks
 from turnengine.models import Match
 
 pytestmark = pytest.mark.django_db

@@ -4,11 +4,11 @@ the favicon."""
 import pytest
 from django.contrib.staticfiles import finders
 from django.urls import reverse
+from tapete_sdk import registry
 
 from lobby import services as lobby
 from ratings.pools import POOL_LABELS, pools_of
 from tests.conftest import GAME_KEYS, play_to_the_end
-from turnengine import registry
 from turnengine.models import Match
 
 pytestmark = pytest.mark.django_db

@@ -3,13 +3,13 @@ seconds, no single-choice lists, each refusal once as a translated sentence."""
 
 import pytest
 from django.urls import reverse
+from tapete_sdk import registry
+from tapete_sdk.plugin import presets_of
 
 from lobby.forms import TableForm
 from tests.conftest import GAME_KEYS
 from tests.lobby.test_lobby_pages import form_defaults
-from turnengine import registry
 from turnengine.models import Match
-from turnengine.plugin import presets_of
 
 pytestmark = pytest.mark.django_db
 

@@ -8,12 +8,12 @@ import random
 import pytest
 from channels.db import database_sync_to_async
 from django.conf import settings
+from tapete_sdk.plugin import replay
 
 from tests.conftest import FAST_OPTIONS
 from tests.turnengine.wsclient import closed_with, connect, drain, receive_until
 from turnengine import services
 from turnengine.models import Match, MatchAction
-from turnengine.plugin import replay
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -6,12 +6,12 @@ import random
 from datetime import timedelta
 
 import pytest
+from tapete_sdk.plugin import CHANCE
 
 from tests.conftest import FAST_OPTIONS, GAME_KEYS, play_one_random_action, play_to_the_end
 from turnengine import chat, services
 from turnengine.errors import EngineError
 from turnengine.models import Match, MatchAction
-from turnengine.plugin import CHANCE
 
 pytestmark = pytest.mark.django_db
 

@@ -166,7 +166,7 @@ def test_a_player_who_left_a_ranked_game_is_ranked_last_and_never_the_winner(sta
     timers.seat_leave(match_id=match.pk, user=users[0])
     match.refresh_from_db()
     # whatever the computer achieves for seat 0, the table's result ranks the leaver last
-    from turnengine.plugin import Outcome
+    from tapete_sdk.plugin import Outcome
 
     result = services.final_result(match, Outcome(ranking=[[0], [1]], reason="last_player_standing"))
     assert result["ranking"] == [[1], [0]] and result["left"] == [0]

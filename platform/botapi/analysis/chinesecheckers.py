@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import random
 
+from tapete_sdk.plugin import CHANCE
+
 from games.chinesecheckers import board
 from games.chinesecheckers.bots import LEVELS
-from turnengine.plugin import CHANCE
 
 WORST_LISTED = 3
 

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from math import comb
 
+from tapete_sdk.plugin import CHANCE
+
 from games.perudo.bidding import PACO
-from turnengine.plugin import CHANCE
 
 
 def binomial_at_least(n: int, k: int, p: float) -> float:

@@ -14,9 +14,10 @@ Per player: their declarations, the share that were bluffs, bluffs caught; their
 
 from __future__ import annotations
 
+from tapete_sdk.plugin import CHANCE
+
 from games.spicy.bots_odds import make_pool
 from games.spicy.cards import TURN_IT_UP, claim_holds
-from turnengine.plugin import CHANCE
 
 
 def challenge_odds(view: dict, trait: str, turn_it_up: bool) -> float:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 
+from tapete_sdk.plugin import CHANCE
+
 from games.chinesecheckers import board as geometry
 from games.chinesecheckers import bots
 from games.chinesecheckers.rules import RULES
-from turnengine.plugin import CHANCE
 
 Cube = tuple[int, int, int]
 

@@ -7,11 +7,11 @@ import random
 
 import pytest
 from chinesecheckers_helpers import cubes_of_point, new_game, position
+from tapete_sdk.plugin import CHANCE
 
 from games.chinesecheckers import board as geometry
 from games.chinesecheckers import bots
 from games.chinesecheckers.rules import RULES
-from turnengine.plugin import CHANCE
 
 LEVEL_NAMES = list(bots.LEVELS)
 OPTION_SETS = [

@@ -2,10 +2,10 @@
 
 import pytest
 from chinesecheckers_helpers import cubes_of_point, destinations, move, new_game, position, with_marbles
+from tapete_sdk.plugin import IllegalAction
 
 from games.chinesecheckers import board as geometry
 from games.chinesecheckers.rules import RULES
-from turnengine.plugin import IllegalAction
 
 LAST_HOLE = (-5, 1, 4)  # a front-row hole of T3 (seat 0's target in a 2-player game)
 NEXT_TO_LAST_HOLE = (-4, 1, 3)  # in the hexagon, one step from LAST_HOLE

@@ -2,10 +2,10 @@
 
 import pytest
 from chinesecheckers_helpers import add, cubes_of_point, destinations, move, new_game, position
+from tapete_sdk.plugin import IllegalAction
 
 from games.chinesecheckers import board as geometry
 from games.chinesecheckers.rules import RULES
-from turnengine.plugin import IllegalAction
 
 E, NE, N, W, SW, S = geometry.DIRECTIONS  # (1,-1,0) (1,0,-1) (0,1,-1) (-1,1,0) (-1,0,1) (0,-1,1)
 CENTRE = (0, 0, 0)

@@ -10,8 +10,9 @@ import copy
 import json
 from typing import Any
 
+from tapete_sdk.plugin import CHANCE
+
 from games.perudo.rules import RULES
-from turnengine.plugin import CHANCE
 
 State = dict[str, Any]
 

@@ -2,9 +2,9 @@
 
 import pytest
 from perudo_scenario import DUDO, bid, legal_bids, lose_die, new_game, play, roll, start
+from tapete_sdk.plugin import IllegalAction
 
 from games.perudo.rules import RULES
-from turnengine.plugin import IllegalAction
 
 FIVE_DICE_EACH = [[2, 3, 4, 5, 6]] * 6  # 30 dice in play: no cap gets in the way
 

@@ -7,11 +7,11 @@ import random
 
 import pytest
 from perudo_scenario import CALZA, DECLARE, DUDO, apply, bid, lose_die, new_game, roll
+from tapete_sdk.plugin import CHANCE
 
 from games.perudo.bots import LEVELS
 from games.perudo.bots_model import Beliefs, binomial_pmfs, dice_in_play, estimate_dice_in_play
 from games.perudo.rules import RULES
-from turnengine.plugin import CHANCE
 
 OPTION_SETS = [
     {},

@@ -2,9 +2,9 @@
 
 import pytest
 from perudo_scenario import CALZA, act, apply, bid, lose_die, new_game, of_type, play, roll, start
+from tapete_sdk.plugin import IllegalAction
 
 from games.perudo.rules import RULES
-from turnengine.plugin import IllegalAction
 
 FIVE_TWOS = [[1, 2, 3, 4, 5], [2, 2, 6, 6, 3], [4, 4, 5, 1, 6]]  # 2s and Pacos: exactly 5
 FIVE_TWOS_ON_FOUR_DICE = [[1, 2, 3, 4], [2, 2, 6, 6], [4, 4, 5, 1]]

@@ -15,9 +15,9 @@ from perudo_scenario import (
     play,
     roll,
 )
+from tapete_sdk.plugin import IllegalAction
 
 from games.perudo.rules import RULES
-from turnengine.plugin import IllegalAction
 
 
 def refusal(state, seat, action):

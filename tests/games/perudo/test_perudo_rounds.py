@@ -2,9 +2,9 @@
 
 import pytest
 from perudo_scenario import DUDO, act, apply, bid, lose_die, new_game, of_type, play, roll, start
+from tapete_sdk.plugin import IllegalAction
 
 from games.perudo.rules import RULES
-from turnengine.plugin import IllegalAction
 
 HANDS = [[1, 5, 5, 2, 3], [1, 1, 4, 4, 6], [5, 6, 6, 2, 3]]  # 5s: 3, Pacos: 3
 

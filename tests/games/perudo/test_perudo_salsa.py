@@ -2,9 +2,9 @@
 
 import pytest
 from perudo_scenario import CALZA, DUDO, act, apply, bid, lose_die, new_game, play, roll, start
+from tapete_sdk.plugin import IllegalAction, InvalidOptions
 
 from games.perudo.rules import RULES
-from turnengine.plugin import IllegalAction, InvalidOptions
 
 HANDS = [[1, 2, 3, 4, 5], [2, 2, 6, 6, 3], [4, 4, 5, 1, 6], [3, 3, 3, 5, 6]]  # 3s and Pacos: 7
 

@@ -4,9 +4,9 @@ import random
 
 import pytest
 from perudo_scenario import act, apply
+from tapete_sdk.plugin import CHANCE, IllegalAction, InvalidOptions
 
 from games.perudo.rules import RULES
-from turnengine.plugin import CHANCE, IllegalAction, InvalidOptions
 
 DEFAULTS = {
     "firstPlayer": "random",

@@ -7,9 +7,10 @@ import json
 from collections import Counter
 from typing import Any
 
+from tapete_sdk.plugin import CHANCE
+
 from games.spicy.cards import DECK
 from games.spicy.rules import RULES
-from turnengine.plugin import CHANCE
 
 State = dict[str, Any]
 

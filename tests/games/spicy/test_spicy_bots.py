@@ -7,11 +7,11 @@ import random
 
 import pytest
 from spicy_scenarios import give_won_cards, play, start
+from tapete_sdk.plugin import CHANCE
 
 from games.spicy.bots import LEVELS
 from games.spicy.cards import claim_holds
 from games.spicy.rules import RULES
-from turnengine.plugin import CHANCE
 
 MAX_STEPS = 20_000
 OPTION_SETS = [

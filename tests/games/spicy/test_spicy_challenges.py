@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 from spicy_scenarios import act, challenge, play, start, step, types
+from tapete_sdk.plugin import IllegalAction
 
 from games.spicy.rules import RULES
-from turnengine.plugin import IllegalAction
 
 HANDS = [
     ["chili-1", "chili-7", "wild-number", "wild-spice", "pepper-2", "wasabi-5"],

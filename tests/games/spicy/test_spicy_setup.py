@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 from spicy_scenarios import deck_order, new_game, shuffle_action, start, step
+from tapete_sdk.plugin import CHANCE, IllegalAction, InvalidOptions, MalformedAction
 
 from games.spicy.cards import DECK, SPICE_IT_UP_CARDS
 from games.spicy.rules import RULES
-from turnengine.plugin import CHANCE, IllegalAction, InvalidOptions, MalformedAction
 
 HANDS_2P = [["chili-1", "chili-5", "wild-number"], ["wasabi-2", "pepper-10", "wild-spice"]]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 from spicy_scenarios import act, challenge, give_won_cards, play, start, step, types
+from tapete_sdk.plugin import IllegalAction, Outcome
 
 from games.spicy.rules import RULES
-from turnengine.plugin import IllegalAction, Outcome
 
 REFILL = ["pepper-6", "pepper-7", "pepper-8", "pepper-9", "wasabi-8", "wasabi-9", "wasabi-6", "wasabi-4"]
 DECLINE = {"type": "decline"}

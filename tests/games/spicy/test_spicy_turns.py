@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 from spicy_scenarios import act, new_game, play, start, step, types
+from tapete_sdk.plugin import CHANCE, IllegalAction, MalformedAction
 
 from games.spicy.cards import legal_declarations
 from games.spicy.rules import RULES
-from turnengine.plugin import CHANCE, IllegalAction, MalformedAction
 
 HANDS = [
     ["chili-1", "chili-5", "wild-number", "wasabi-10", "pepper-2", "chili-9"],

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 from spicy_scenarios import act, challenge, play, start, step, types
+from tapete_sdk.plugin import IllegalAction
 
 from games.spicy.cards import legal_declarations
 from games.spicy.rules import RULES
-from turnengine.plugin import IllegalAction
 
 BASE = {"start_it_up": False, "we_love_chili": False}
 DECLINE = {"type": "decline"}

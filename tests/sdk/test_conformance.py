@@ -3,9 +3,8 @@
 import random
 
 import pytest
-
-from turnengine import registry
-from turnengine.conformance import DEEP, FAST, ConformanceError, check_game, check_playouts, random_setups
+from tapete_sdk import registry
+from tapete_sdk.conformance import DEEP, FAST, ConformanceError, check_game, check_playouts, random_setups
 
 GAMES = registry.discover()
 

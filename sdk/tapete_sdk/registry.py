@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from turnengine.plugin import GameRules
+from tapete_sdk.plugin import GameRules
 
 _games: dict[str, GameRules] = {}
 

@@ -1,5 +1,6 @@
 """Bare echo consumers on the same stack as the match socket (auth, origin check, channel layer): the baselines that
-``bench/ws_load.py`` compares move round trips against. Routed only when ``TAPETE_BENCH_ECHO`` is set.
+``bench/ws_load.py`` compares move round trips against. ``bench.echo:application`` is the site's ASGI application
+with these routes added; the site itself never serves them.
 
 * ``/ws/echo/`` sends each frame straight back to its socket.
 * ``/ws/echo/<pair>/`` is the move's round trip without the engine: a frame from either socket of a pair goes
@@ -8,7 +9,10 @@
 """
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.urls import path
 
+from tapete.asgi import site_application
+from tapete.routing import websocket_urlpatterns
 from turnengine.dispatch import DispatchWithoutDatabaseHop
 
 
@@ -31,3 +35,12 @@ class PairEchoConsumer(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
 
     async def frame_relay(self, message):
         await self.send(text_data=message["text"])
+
+
+application = site_application(
+    [
+        path("ws/echo/", EchoConsumer.as_asgi()),
+        path("ws/echo/<int:pair>/", PairEchoConsumer.as_asgi()),
+        *websocket_urlpatterns,  # the site's routes, its catch-all last
+    ]
+)

@@ -1,10 +1,10 @@
 """The shared conformance suite every registered game must pass.
 
 Pure Python (no Django, no pytest): :func:`check_game` plays random games through the plugin contract and raises
-:class:`ConformanceError` at the first broken promise. ``tests/turnengine/test_conformance.py`` runs it for every
+:class:`ConformanceError` at the first broken promise. ``tests/sdk/test_conformance.py`` runs it for every
 game found by the registry, over many playouts, player counts and option sets.
 
-What is checked (design.md §2):
+What is checked:
 
 * states and views are plain JSON and survive a JSON round-trip; ``apply_action`` never mutates its input;
 * every seat in ``to_act`` has a legal action, seats outside it have none, ``awaited`` is a subset of ``to_act``;
@@ -27,7 +27,8 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from turnengine.plugin import (
+from tapete_sdk import registry
+from tapete_sdk.plugin import (
     CHANCE,
     GameRules,
     IllegalAction,
@@ -138,8 +139,6 @@ def check_playouts(
 
 
 def _check_one(run: tuple[str, dict, int, int, Depth]) -> None:
-    from turnengine import registry
-
     game, options, num_players, seed, depth = run
     if game not in {rules.key for rules in registry.all_games()}:
         registry.discover()

@@ -142,6 +142,7 @@ from turnengine.plugin import (
     Option,
     Outcome,
     Preset,
+    RatingPool,
     gettext_noop,
     normalize_with_schema,
 )
@@ -233,6 +234,9 @@ class ChineseCheckersRules:
     options = OPTIONS
     presets = PRESETS
     play_now_players = 2
+    player_counts = (2, 3, 4, 6)
+    # A duel and a six-player race are different games: one rating pool per player count.
+    rating_pools = tuple(RatingPool(f"{count}p", (count,)) for count in player_counts)
 
     # ----------------------------------------------------------------------------------------- setup
 

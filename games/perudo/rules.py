@@ -143,7 +143,7 @@ from games.perudo.options import (
     calza_ceiling,
     normalize_options,
 )
-from turnengine.plugin import CHANCE, IllegalAction, MalformedAction, Outcome
+from turnengine.plugin import CHANCE, IllegalAction, MalformedAction, Outcome, RatingPool, gettext_noop
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -188,6 +188,11 @@ class PerudoRules:
     presets = PRESETS
     option_errors = OPTION_ERRORS
     play_now_players = PLAY_NOW_PLAYERS
+    # The duel is another game than the table game: they are rated apart.
+    rating_pools = (
+        RatingPool("duel", (2,), gettext_noop("Duel")),
+        RatingPool("table", tuple(range(3, MAX_PLAYERS + 1)), gettext_noop("Table (3 to 6 players)")),
+    )
 
     # --- setup ----------------------------------------------------------------------------------------------
 

@@ -17,22 +17,10 @@ from django.utils.translation import gettext_lazy as _
 
 from lobby.option_text import option_error_sentence
 from turnengine import clocks
-from turnengine.plugin import InvalidOptions, Option, presets_of
+from turnengine.plugin import InvalidOptions, Option, player_counts_of, presets_of
 
 OPTION_PREFIX = "opt_"
 CUSTOM = "custom"
-
-
-def player_counts(rules) -> list[int]:
-    """The player counts the game accepts (Chinese Checkers skips 5)."""
-    counts = []
-    for count in range(rules.min_players, rules.max_players + 1):
-        try:
-            rules.normalize_options({}, count)
-        except InvalidOptions:
-            continue
-        counts.append(count)
-    return counts
 
 
 def _encode(value) -> str:
@@ -154,7 +142,7 @@ class TableForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.rules = rules
         self.presets = {preset.key: preset for preset in presets_of(rules)}
-        counts = player_counts(rules)
+        counts = player_counts_of(rules)
         self.fields["num_players"].choices = [(count, str(count)) for count in counts]
         self.fields["num_players"].initial = counts[0]
         if self.presets:

@@ -197,6 +197,47 @@ class Preset:
     help: str = ""
 
 
+@dataclass(frozen=True)
+class RatingPool:
+    """A rating pool: the tables whose results are rated together, because a variant (here, the player count)
+    changes the game too much for one rating to mean anything across it.
+
+    ``player_counts`` are the counts of its tables (empty: every count). ``label`` names the pool on the leaderboard:
+    an English source string marked with :func:`gettext_noop`, or empty for the site's own words ("2 players" for a
+    pool of one count, "All tables" otherwise). Games list theirs in ``RULES.rating_pools`` (see
+    :func:`rating_pools_of`), in the order the leaderboard shows them; keys are stored with every rating.
+    """
+
+    key: str
+    player_counts: tuple[int, ...] = ()
+    label: str = ""
+
+
+STANDARD_POOL = RatingPool("standard")
+
+
+def rating_pools_of(rules) -> tuple[RatingPool, ...]:
+    """The game's rating pools; a game that declares none has one, ``standard``, for every table."""
+    return tuple(getattr(rules, "rating_pools", ())) or (STANDARD_POOL,)
+
+
+def rating_pool_for(rules, num_players: int) -> RatingPool:
+    """The pool of a table of ``num_players``: the first declared pool that admits the count."""
+    for pool in rating_pools_of(rules):
+        if not pool.player_counts or num_players in pool.player_counts:
+            return pool
+    raise ValueError(f"{rules.key}: no rating pool for {num_players} players")
+
+
+def player_counts_of(rules) -> tuple[int, ...]:
+    """The player counts the game is played by: its ``player_counts`` if it declares them (Chinese Checkers skips
+    5), else every count from ``min_players`` to ``max_players``."""
+    declared = getattr(rules, "player_counts", None)
+    if declared is not None:
+        return tuple(declared)
+    return tuple(range(rules.min_players, rules.max_players + 1))
+
+
 def presets_of(rules) -> tuple[Preset, ...]:
     """The game's presets, best known first; a game that declares none has only its custom options."""
     return tuple(getattr(rules, "presets", ()))
@@ -301,8 +342,10 @@ class GameRules(Protocol):
     # last card), the short window its clock gets instead of its time bank; expiring there is not a fault.
     # Optional: ``reveal_pause_ms(events) -> int``. After a transition whose events show the players something
     # they need to see (a Dudo's dice, a challenged card), how long the clocks that start then wait before running.
-    # Optional: ``presets`` (a tuple of :class:`Preset`, see :func:`presets_of`), ``option_errors`` (see
-    # :func:`option_errors_of`) and ``play_now_players`` (see :func:`play_now_players`).
+    # Optional declarations, each with a default so a minimal game needs none: ``presets`` (a tuple of
+    # :class:`Preset`, see :func:`presets_of`), ``option_errors`` (see :func:`option_errors_of`),
+    # ``play_now_players`` (see :func:`play_now_players`), ``player_counts`` (see :func:`player_counts_of`) and
+    # ``rating_pools`` (a tuple of :class:`RatingPool`, see :func:`rating_pools_of`).
 
 
 def canonical_action(rules: GameRules, state: dict[str, JSON], seat: int, action: JSON) -> dict[str, JSON]:

@@ -5,17 +5,20 @@ from __future__ import annotations
 import itertools
 import random
 import uuid
+from collections import defaultdict
 
 import pytest
 
 from lobby import services as lobby
-from turnengine import services
+from turnengine import registry, services
 from turnengine.models import Match
 
 PASSWORD = "correct-horse-battery-42"
-GAME_KEYS = ["perudo", "spicy", "chinesecheckers"]
-# Options that keep engine tests quick: no challenge grace period (tested on its own), short Chinese Checkers games.
-FAST_OPTIONS = {"perudo": {}, "spicy": {"challengeGraceMs": 0}, "chinesecheckers": {"maxTurns": 15}}
+# Every installed game, from the registry: the site's and the test-only fourth (tests/tictactoe, tests/settings.py).
+GAME_KEYS = [rules.key for rules in registry.all_games()]
+# Options that keep engine tests quick: no challenge grace period (tested on its own), short Chinese Checkers games;
+# other games' defaults.
+FAST_OPTIONS = defaultdict(dict, {"spicy": {"challengeGraceMs": 0}, "chinesecheckers": {"maxTurns": 15}})
 _usernames = itertools.count(1)
 
 

@@ -13,7 +13,9 @@ from accounts.tasks import cleanup_guests
 from lobby import services as lobby
 from lobby.errors import LobbyError
 from tests.conftest import PASSWORD
+from turnengine import registry
 from turnengine.models import Match
+from turnengine.plugin import play_now_players
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -23,7 +25,14 @@ def _play_now(client, game="perudo", level="hard"):
     return client.post(reverse("lobby:play_now", args=[game]), {"level": level})
 
 
-@pytest.mark.parametrize(("game", "seats"), [("perudo", 4), ("spicy", 3), ("chinesecheckers", 2)])
+@pytest.mark.parametrize(
+    ("game", "seats"),
+    [
+        (rules.key, play_now_players(rules))
+        for rules in registry.all_games()
+        if "hard" in registry.bot_levels(rules.key)
+    ],
+)
 def test_play_now_seats_a_new_guest_against_computer_players_and_starts(client, game, seats):
     response = _play_now(client, game)
     match = Match.objects.get()

@@ -19,6 +19,7 @@ from bench.bots_tournament import (
     wilson_interval,
 )
 from turnengine import registry
+from turnengine.plugin import player_counts_of
 
 
 def test_fair_share_is_the_seats_held_over_the_seats_at_three_players():
@@ -53,7 +54,7 @@ def test_wilson_interval_default_is_ninety_five_percent():
     assert math.isclose(sum(wilson_interval(30, 60)) / 2, 0.5)
 
 
-@pytest.mark.parametrize("key", ["perudo", "spicy", "chinesecheckers"])
+@pytest.mark.parametrize("key", [rules.key for rules in registry.all_games() if 4 in player_counts_of(rules)])
 def test_option_draws_vary_and_the_rules_accept_them(key):
     rules = registry.get(key)
     rng = random.Random(3)

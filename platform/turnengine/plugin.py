@@ -4,6 +4,13 @@ A game is a module-level object ``RULES`` (in ``games/<key>/rules.py``) that sat
 Everything here is pure Python (standard library only): no Django, no I/O, no clock, no hidden randomness, so
 a bot author or researcher can ``import games.perudo.rules`` and play without the site.
 
+A game is one folder: its package holds ``rules.py`` (``RULES``), optionally its computer players (``LEVELS``, loaded
+by :mod:`turnengine.registry`), its two-line ``apps.py`` (:mod:`turnengine.game_app`), its board assets and pages
+(README, "A game is one folder"). What the site needs to know about it, the game declares on ``RULES``, each with a
+default so that a minimal game declares nothing: its player counts (:func:`player_counts_of`), rating pools
+(:func:`rating_pools_of`), presets (:func:`presets_of`), the seats of a "Play now" table (:func:`play_now_players`)
+and the sentences of its option errors (:func:`option_errors_of`).
+
 Conventions shared by every game:
 
 * **State is plain JSON** (dicts with string keys, lists, str, int, bool, None). It round-trips exactly through
@@ -14,7 +21,8 @@ Conventions shared by every game:
   (normalized options, action log).
 * **Actions** are small dicts with a ``"type"`` key. A malformed action (wrong shape or types) raises
   :class:`MalformedAction`; a well-formed action the rules forbid now raises :class:`IllegalAction`. Both carry a
-  machine-readable ``code`` (the UI translates it) and a readable English ``message``.
+  machine-readable ``code`` (the UI translates it) and a readable English ``message``: they are
+  coded errors (:class:`CodedError`), like the engine's and the lobby's refusals.
 * **Canonical actions**: the engine never stores or broadcasts a client's action object, but its canonical form,
   :func:`canonical_action`: the listed legal action it names, with only that action's fields and their types. A
   game may define ``canonical_action(state, seat, action)`` itself; the default matches against ``legal_actions``.
@@ -44,16 +52,22 @@ def gettext_noop(message: str) -> str:
     return message
 
 
-class RulesError(Exception):
-    """Base of the errors a rules library raises; ``code`` is stable and machine-readable."""
+class CodedError(Exception):
+    """A refusal: a stable, machine-readable ``code`` (clients translate it) and a readable ``message``. The base
+    of the rules' errors (:class:`RulesError`), the engine's (``turnengine.errors.EngineError``) and the lobby's
+    (``lobby.errors.LobbyError``); whoever raises one has changed nothing."""
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
         self.code = code
-        self.message = message
+        self.message = str(message)
+        super().__init__(f"{code}: {self.message}")
 
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
+
+
+class RulesError(CodedError):
+    """Base of the errors a rules library raises."""
 
 
 class IllegalAction(RulesError):

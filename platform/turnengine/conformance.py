@@ -4,7 +4,7 @@ Pure Python (no Django, no pytest): :func:`check_game` plays random games throug
 :class:`ConformanceError` at the first broken promise. ``tests/turnengine/test_conformance.py`` runs it for every
 game found by the registry, over many playouts, player counts and option sets.
 
-What is checked (design.md §2):
+What is checked (the promises of ``turnengine.plugin``):
 
 * states and views are plain JSON and survive a JSON round-trip; ``apply_action`` never mutates its input;
 * every seat in ``to_act`` has a legal action, seats outside it have none, ``awaited`` is a subset of ``to_act``;

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import select_template
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -25,10 +26,12 @@ MAX_SEATS = 64  # far above any game's seat count: the services check the real r
 
 def board_templates(game: str) -> dict:
     """The templates that link the game's board, and its assets found by convention among the static files:
-    ``<game>/board.css`` and ``<game>/board.js`` (a game may have neither)."""
+    ``<game>/board.css`` and ``<game>/board.js`` (a game may have neither); its own keys for the table's "Keys"
+    help, ``<game>/keys.html``, if it has any."""
     return {
         "board_head": "turnengine/board/head.html",
         "board_scripts": "turnengine/board/scripts.html",
+        "board_keys": select_template([f"{game}/keys.html", "turnengine/board/keys.html"]),
         "board_css": static_asset(f"{game}/board.css"),
         "board_js": static_asset(f"{game}/board.js"),
     }

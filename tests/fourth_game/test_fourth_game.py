@@ -9,10 +9,13 @@ from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
 from django.test import Client
 from django.urls import reverse
 
 from ratings.models import Rating
+from tests.conftest import GAME_KEYS
 from tests.turnengine.wsclient import connect, receive_until
 from turnengine import bots, registry, services
 from turnengine.models import Match, Seat
@@ -126,3 +129,21 @@ def test_its_pages_speak_the_readers_language(client, language, name, howto):
     page = client.get(reverse("lobby:howto", args=[KEY]), **headers).content.decode()
     assert name in page and howto in page
     assert client.get(reverse("ratings:leaderboard", args=[KEY]), **headers).status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", GAME_KEYS)
+def test_the_table_shows_the_game_s_own_keys_and_no_other_s(client, start_table, game):
+    match, users = start_table(game, min(player_counts_of(registry.get(game))))
+    client.force_login(users[0])
+    page = client.get(reverse("lobby:table", args=[match.pk])).content.decode()
+    own = {key: _keys_text(key) for key in GAME_KEYS}
+    assert all((text in page) == (key == game) for key, text in own.items() if text)
+
+
+def _keys_text(game: str) -> str:
+    """The text of a game's own lines in the table's "Keys" help, empty if it has none."""
+    try:
+        return get_template(f"{game}/keys.html").render().strip()
+    except TemplateDoesNotExist:
+        return ""

@@ -1,12 +1,14 @@
 """The app config every game's ``apps.py`` subclasses: it registers the game when Django starts.
 
-A game's whole ``apps.py`` is two lines (import this module, not the class: Django takes an ``apps.py`` that holds
-two app-config classes for an ambiguous one)::
+A game's ``apps.py`` is an import and a two-line class (import this module, not the class: Django takes an
+``apps.py`` that holds two app-config classes for an ambiguous one)::
 
     from turnengine import game_app
-    class PerudoConfig(game_app.GameAppConfig): name = "games.perudo"
 
-The game's rules are ``RULES`` in its module ``rules``, its computer players ``LEVELS`` in its module ``bots``
+    class PerudoConfig(game_app.GameAppConfig):
+        name = "games.perudo"
+
+The app's label (the package's last name) is the game's key. The game's rules are ``RULES`` in its module ``rules``, its computer players ``LEVELS`` in its module ``bots``
 (none if there is no such module); a subclass may name other modules, or set ``bots = None``. Its templates
 and static files follow the conventions of ``README.md`` ("A game is one folder"), found from its key.
 """

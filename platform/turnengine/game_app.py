@@ -8,9 +8,10 @@ A game's ``apps.py`` is an import and a two-line class (import this module, not 
     class PerudoConfig(game_app.GameAppConfig):
         name = "games.perudo"
 
-The app's label (the package's last name) is the game's key. The game's rules are ``RULES`` in its module ``rules``, its computer players ``LEVELS`` in its module ``bots``
+The game's rules are ``RULES`` in its module ``rules``, its computer players ``LEVELS`` in its module ``bots``
 (none if there is no such module); a subclass may name other modules, or set ``bots = None``. Its templates
-and static files follow the conventions of ``README.md`` ("A game is one folder"), found from its key.
+and static files sit in folders named after its key (``RULES.key``), as ``README.md`` says ("A game is one
+folder").
 """
 
 from django.apps import AppConfig

@@ -7,9 +7,9 @@ Run (nice it: the machine is shared)::
     PYTHONPATH=platform:. nice -n 10 .venv/bin/python bench/bots_tournament.py --game spicy --players 2 4 \
         --entrants medium reference --speed-positions 0
 
-Entrants are the levels of ``games/<key>/bots.py`` (``LEVELS``: level name -> ``choose(view, legal, rng)``, a
-function of the seat's view and legal actions only, returning an action from ``legal``, or None to let an
-out-of-turn chance go by) and the title's reference player from ``bench/reference_players/`` (entrant
+Entrants are the levels the game declares (``LEVELS`` of ``games/<key>/bots.py``, see ``tapete_sdk.registry``:
+level name -> ``choose(view, legal, rng)``, a function of the seat's view and legal actions only, returning an
+action from ``legal``, or None to let an out-of-turn chance go by) and the title's reference player from ``bench/reference_players/`` (entrant
 ``reference``), a simple player written from the rules alone.
 
 How a pairing is played, so that its figures can be trusted:
@@ -136,9 +136,8 @@ def reference_player(key: str) -> Bot | None:
 
 def entrants_of(key: str) -> dict[str, Bot]:
     """The levels of a title (weakest first) and its reference player; empty for a title without bots."""
-    try:
-        levels: dict[str, Bot] = importlib.import_module(f"games.{key}.bots").LEVELS
-    except ModuleNotFoundError:
+    levels: dict[str, Bot] = registry.bot_levels(key)
+    if not levels:
         return {}
     entrants = dict(levels)
     reference = reference_player(key)

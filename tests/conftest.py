@@ -5,17 +5,23 @@ from __future__ import annotations
 import itertools
 import random
 import uuid
+from collections import defaultdict
 
 import pytest
+from tapete_sdk import registry
 
 from lobby import services as lobby
 from turnengine import services
 from turnengine.models import Match
 
 PASSWORD = "correct-horse-battery-42"
-GAME_KEYS = ["perudo", "spicy", "chinesecheckers"]
-# Options that keep engine tests quick: no challenge grace period (tested on its own), short Chinese Checkers games.
-FAST_OPTIONS = {"perudo": {}, "spicy": {"challengeGraceMs": 0}, "chinesecheckers": {"maxTurns": 15}}
+# Every installed game, from the registry: the site's and the test-only fourth (tests/tictactoe, tests/settings.py).
+GAME_KEYS = [rules.key for rules in registry.all_games()]
+# The games the site ships (the packages under games/), for the tests of the production recipe.
+SITE_GAME_KEYS = [key for key in GAME_KEYS if registry.package_of(key).startswith("games.")]
+# Options that keep engine tests quick: no challenge grace period (tested on its own), short Chinese Checkers games;
+# other games' defaults.
+FAST_OPTIONS = defaultdict(dict, {"spicy": {"challengeGraceMs": 0}, "chinesecheckers": {"maxTurns": 15}})
 _usernames = itertools.count(1)
 
 

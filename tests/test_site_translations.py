@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from lobby import services as lobby
-from tests.conftest import play_to_the_end
+from tests.conftest import GAME_KEYS, play_to_the_end
 from turnengine.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -106,8 +106,8 @@ def pages(client, make_user, start_table):
     client.force_login(ana)
     urls = [
         reverse("lobby:home"),
-        *(reverse("lobby:game", args=[game]) for game in ("perudo", "spicy", "chinesecheckers")),
-        *(reverse("lobby:howto", args=[game]) for game in ("perudo", "spicy", "chinesecheckers")),
+        *(reverse("lobby:game", args=[game]) for game in GAME_KEYS),
+        *(reverse("lobby:howto", args=[game]) for game in GAME_KEYS),
         reverse("lobby:table", args=[open_table.pk]),
         reverse("lobby:table", args=[running.pk]),
         reverse("lobby:table", args=[finished.pk]),

@@ -1,11 +1,12 @@
 """The Chinese Checkers reference player: greedy, one ply.
 
-Written from the rules alone (rules.md §3.1 and §3.4), with nothing of ``games/chinesecheckers/bots.py``: it plays
-the legal move that gains the most rows towards its target, i.e. the largest rise of its score. Among equal gains
-it takes the move that ends deepest in the direction of its target (so the target fills from its tip and a marble
-that cannot gain still moves up rather than sideways), then one at random. It looks at no opponent, never plans a
-hop ladder, and never makes way for anyone. Same interface as the ``LEVELS`` entries: ``choose(view, legal, rng)``
-returns one of ``legal`` (the pass when it is the only action), or None when the seat has nothing to do.
+Written from the rules alone (docs/rules/chinesecheckers.md §1 and §4), with nothing of
+``games/chinesecheckers/bots.py``: it plays the legal move that gains the most rows towards its target, i.e.
+the largest rise of its score. Among equal gains it takes the move that ends deepest in the direction of its
+target (so the target fills from its tip and a marble that cannot gain still moves up rather than sideways),
+then one at random. It looks at no opponent, never plans a hop ladder, and never makes way for anyone. Same
+interface as the ``LEVELS`` entries: ``choose(view, legal, rng)`` returns one of ``legal`` (the pass when it
+is the only action), or None when the seat has nothing to do.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 Action = dict[str, Any]
 
-# rules.md §3.1: the star points round the star, T0 = X+, T1 = Z-, T2 = Y+, T3 = X-, T4 = Z+, T5 = Y-, as the
+# §1: the star points round the star, T0 = X+, T1 = Z-, T2 = Y+, T3 = X-, T4 = Z+, T5 = Y-, as the
 # (cube axis, sign) that is beyond 4 inside the point. A marble's progress towards target point t is sign * coordinate.
 POINT_AXES = ((0, 1), (2, -1), (1, 1), (0, -1), (2, 1), (1, -1))
 

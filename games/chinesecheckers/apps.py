@@ -1,14 +1,7 @@
-from django.apps import AppConfig
+"""The game's Django app: registers it when the site starts (see turnengine.game_app)."""
+
+from turnengine import game_app
 
 
-class ChineseCheckersConfig(AppConfig):
+class ChineseCheckersConfig(game_app.GameAppConfig):
     name = "games.chinesecheckers"
-    label = "chinesecheckers"
-
-    def ready(self) -> None:
-        from tapete_sdk import registry
-
-        from games.chinesecheckers.rules import RULES
-
-        registry.register(RULES)
-        self.verbose_name = RULES.name

@@ -1,6 +1,6 @@
 """Chinese Checkers geometry, precomputed tables and the fast move generator (pure, standard library only).
 
-Geometry (rules.md §3.1)
+Geometry (docs/rules/chinesecheckers.md §1)
     Holes are cube coordinates ``(x, y, z)`` with ``x + y + z = 0``; a hole is on the board iff
     ``(x >= -4 and y >= -4 and z >= -4) or (x <= 4 and y <= 4 and z <= 4)``: 121 holes, the 61-hole hexagon
     ``max(|x|, |y|, |z|) <= 4`` and six star points of 10 holes. Star points, going round the star:
@@ -19,7 +19,7 @@ Fast move generation
     :func:`generate_moves(board, seat, point) <generate_moves>` returns, for every marble of ``seat`` (whose
     start is star point ``point``), the set of its legal destination indices. This is the function to benchmark
     (``python -m games.chinesecheckers.benchmark``). :func:`marble_moves` does the same for one marble with the
-    hop path of every destination (for animation and validation); both implement rules.md §3.3 and are
+    hop path of every destination (for animation and validation); both implement §3 and are
     cross-checked by the tests.
 """
 
@@ -32,14 +32,14 @@ HEXAGON = -1  # the "point" of a hexagon hole
 EMPTY = "."
 SEAT_CHARS = "012345"
 
-# The six neighbour directions (rules.md §3.1).
+# The six neighbour directions (§1).
 DIRECTIONS: tuple[Cube, ...] = ((1, -1, 0), (1, 0, -1), (0, 1, -1), (-1, 1, 0), (-1, 0, 1), (0, -1, 1))
 
 # Star point i is where POINT_AXES[i] = (axis, sign) has sign * cube[axis] > 4:
 # T0 = X+, T1 = Z-, T2 = Y+, T3 = X-, T4 = Z+, T5 = Y-.
 POINT_AXES: tuple[tuple[int, int], ...] = ((0, 1), (2, -1), (1, 1), (0, -1), (2, 1), (1, -1))
 
-# Seating (rules.md §4 item 7): seat i starts at the i-th point of its player count's tuple.
+# Seating (§2): seat i starts at the i-th point of its player count's tuple.
 SEAT_POINTS: dict[int, tuple[int, ...]] = {2: (0, 3), 3: (0, 2, 4), 4: (0, 1, 3, 4), 6: (0, 1, 2, 3, 4, 5)}
 
 
@@ -100,7 +100,7 @@ JUMPS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
 
 # TARGET_CELLS[point]: the holes a player starting at `point` must fill, the opposite point.
 TARGET_CELLS: tuple[frozenset[int], ...] = tuple(POINT_CELLS[opposite(point)] for point in range(6))
-# Where a player starting at a point may end a move: the hexagon, its start and its target (rules.md §3.3).
+# Where a player starting at a point may end a move: the hexagon, its start and its target (§3).
 STOP_CELLS: tuple[frozenset[int], ...] = tuple(
     HEXAGON_CELLS | POINT_CELLS[point] | POINT_CELLS[opposite(point)] for point in range(6)
 )
@@ -109,7 +109,7 @@ STEP_TARGETS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(n for n in NEIGHBOURS[c] if n in STOP_CELLS[point]) for c in range(CELL_COUNT))
     for point in range(6)
 )
-# PROGRESS[point][c] = s * c(cube) for the target axis of a player starting at `point` (rules.md §3.4): -8 at the
+# PROGRESS[point][c] = s * c(cube) for the target axis of a player starting at `point` (§4): -8 at the
 # start tip, +8 at the target tip. A player's score is the sum over its marbles + 60: 0 at the start, 120 home.
 PROGRESS: tuple[tuple[int, ...], ...] = tuple(
     tuple(POINT_AXES[opposite(point)][1] * cube[POINT_AXES[opposite(point)][0]] for cube in CELLS)
@@ -151,7 +151,7 @@ def occupancy(board: str) -> list[int]:
 
 
 def score(board: str, seat: int, point: int) -> int:
-    """rules.md §3.4: s·Σc(marbles) + 60 for the target axis; 0 at the start, 120 with every marble home."""
+    """§4: s·Σc(marbles) + 60 for the target axis; 0 at the start, 120 with every marble home."""
     progress = PROGRESS[point]
     return sum(progress[cell] for cell in marbles(board, seat)) + SCORE_OFFSET
 
@@ -163,7 +163,7 @@ def distance(a: int, b: int) -> int:
 
 
 def swappable_cells(board: str, seat: int, point: int) -> frozenset[int]:
-    """Holes of ``seat``'s target held by an opponent: the holes a 'swap' move may end on (rules.md §3.5)."""
+    """Holes of ``seat``'s target held by an opponent: the holes a 'swap' move may end on (§5)."""
     own = SEAT_CHARS[seat]
     return frozenset(cell for cell in TARGET_CELLS[point] if board[cell] not in (EMPTY, own))
 
@@ -178,7 +178,7 @@ def generate_moves(
 ) -> list[tuple[int, set[int]]]:
     """Every legal move of ``seat`` (start point ``point``): ``[(origin, destinations), ...]`` by origin.
 
-    rules.md §3.3: a step to an empty adjacent hole where the player may stop, or a chain of hops over adjacent
+    §3: a step to an empty adjacent hole where the player may stop, or a chain of hops over adjacent
     marbles (any colour) into the empty hole beyond, changing direction at will; the chain may land anywhere on
     the board mid-way but must end in the hexagon, the start or the target; the origin is never a destination.
     ``target_lock``: a marble in its target may only end in its target. ``swap``: a step or the last hop of a

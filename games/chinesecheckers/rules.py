@@ -3,7 +3,8 @@
 2, 3, 4 or 6 players each have ten marbles in one point of a six-pointed star and race them into the opposite
 point. A turn moves one marble: a step to an adjacent empty hole, or a chain of hops over adjacent marbles of any
 colour. The first player with all ten marbles home wins at once; the others are ranked by score. The spec is
-rules.md §3 (and §4 items 7 and 8); geometry, tables and the fast move generator live in ``board.py``.
+the rules page ``docs/rules/chinesecheckers.md`` (the § numbers below are its sections); geometry, tables and the
+fast move generator live in ``board.py``.
 
 Public API: ``RULES`` (a :class:`ChineseCheckersRules`) implements ``tapete_sdk.plugin.GameRules``. For search and
 benchmarks, ``board.generate_moves(board, seat, point)`` lists every legal destination of every marble fast.
@@ -32,9 +33,9 @@ targetLock          False     Other sites' rule, not BGA's: a marble inside its 
 Coordinates, seats and state
 ============================
 
-Holes are cube coordinates ``[x, y, z]`` with ``x + y + z = 0`` (rules.md §3.1); the star points, round the
+Holes are cube coordinates ``[x, y, z]`` with ``x + y + z = 0`` (rules page §1); the star points, round the
 star, are T0 = X+, T1 = Z-, T2 = Y+, T3 = X-, T4 = Z+, T5 = Y-, and Ti's opposite is T(i+3). Seat i starts at
-``SEAT_POINTS[n][i]``: 2p T0/T3; 3p T0, T2, T4; 4p T0, T1, T3, T4; 6p all (rules.md §4 item 7), and targets the
+``SEAT_POINTS[n][i]``: 2p T0/T3; 3p T0, T2, T4; 4p T0, T1, T3, T4; 6p all (§2), and targets the
 opposite point. Turns go up the seat numbers, i.e. round the star. 5 players are refused (``player_count``).
 
 State (plain JSON): ``numPlayers``, ``options`` (normalized), ``points`` (start point per seat), ``board`` (a
@@ -58,7 +59,7 @@ Actions
 
 * ``{"type": "move", "from": [x, y, z], "to": [x, y, z]}``: move the marble at ``from`` to ``to``. An optional
   ``"path"`` is accepted and **ignored**: the move is (from, to); the server computes the path it reports.
-* ``{"type": "pass"}``: only when the seat has no legal move at all (rules.md §3.3 "skip the turn").
+* ``{"type": "pass"}``: only when the seat has no legal move at all (§3).
 * ``{"type": "first_player", "seat": k}``: the chance action (seat ``CHANCE``) when ``firstPlayer`` is random.
 
 Errors: ``MalformedAction`` codes ``not_an_object``, ``unknown_type``, ``bad_cell`` (not a list of three ints
@@ -78,8 +79,8 @@ Events (all public, ``visible_to`` None)
 * ``{"type": "game_over", "reason", "ranking", "scores"}``: reason ``"all_home"``, ``"target_filled"`` or
   ``"max_turns"``; ``scores`` lists every seat's score.
 
-Decisions where rules.md leaves room
-====================================
+Decisions the rule texts leave open
+===================================
 
 * First player: option ``firstPlayer``, random by default (a chance action, so replays stay exact), as a random
   player starts on BGA; ``"seat0"`` for tables that seat players themselves.
@@ -106,7 +107,7 @@ Decisions where rules.md leaves room
 * The board is a 121-character string rather than a list: plain JSON, immutable, and the fastest form to scan
   (see ``board.py``); the full legal-move generation runs at roughly 50,000+ per second on one core on crowded
   6-player positions (``python -m games.chinesecheckers.benchmark``).
-* timeout action (rules.md §4 item 8): the move with the largest progress for the mover; among equal gains a
+* timeout action (§6): the move with the largest progress for the mover; among equal gains a
   marble outside its target, then the destination nearest a free hole of the target, then the marble furthest
   behind, then the lowest indices; a pass if nothing moves. Deterministic; the second and third criteria stop
   an auto-played seat from shuffling its last marble to and fro when no move gains (timeout moves alone finish
@@ -128,6 +129,7 @@ from tapete_sdk.plugin import (
     Option,
     Outcome,
     Preset,
+    RatingPool,
     gettext_noop,
     normalize_with_schema,
 )
@@ -205,7 +207,7 @@ OPTIONS: tuple[Option, ...] = (
     ),
 )
 
-# One preset per player count (the start points of each are rules.md §4 item 7), every option at its default.
+# One preset per player count (the start points of each are §2), every option at its default.
 PRESETS: tuple[Preset, ...] = (
     Preset(key="2p", label=gettext_noop("2 players"), num_players=2, help=gettext_noop("Face to face.")),
     Preset(key="3p", label=gettext_noop("3 players"), num_players=3, help=gettext_noop("Every other point.")),
@@ -234,12 +236,15 @@ class ChineseCheckersRules:
     options = OPTIONS
     presets = PRESETS
     play_now_players = 2
+    player_counts = (2, 3, 4, 6)
+    # A duel and a six-player race are different games: one rating pool per player count.
+    rating_pools = tuple(RatingPool(f"{count}p", (count,)) for count in player_counts)
 
     # ----------------------------------------------------------------------------------------- setup
 
     def normalize_options(self, options: dict[str, JSON] | None, num_players: int) -> dict[str, JSON]:
         if isinstance(num_players, int) and not isinstance(num_players, bool) and num_players == 5:
-            # rules.md §4 item 7 seats 2, 3, 4 or 6 players; five would leave one player without an opponent.
+            # §2 seats 2, 3, 4 or 6 players; five would leave one player without an opponent.
             raise InvalidOptions("player_count", "Chinese Checkers is played by 2, 3, 4 or 6 players, not 5")
         return normalize_with_schema(OPTIONS, options, num_players, self.min_players, self.max_players)
 
@@ -405,7 +410,7 @@ class ChineseCheckersRules:
         )
 
     def timeout_action(self, state: State, seat: int) -> Action:
-        """rules.md §4 item 8: the move that gains the most progress. Among equal gains: a marble still outside
+        """§6: the move that gains the most progress. Among equal gains: a marble still outside
         its target, then the destination nearest to a free hole of the target (so an auto-played seat brings
         its last marbles home instead of shuffling), then the marble furthest behind, then the lowest indices."""
         board = state["board"]
@@ -503,7 +508,7 @@ def _max_plies(state: State) -> int:
 
 
 def _has_won(state: State, seat: int) -> str | None:
-    """rules.md §3.4: all ten marbles home; §3.5 occupiedCountsAsFilled: a full target holding one of yours."""
+    """§4: all ten marbles home; §5 occupiedCountsAsFilled: a full target holding one of yours."""
     board = state["board"]
     own = SEAT_CHARS[seat]
     target = TARGET_CELLS[state["points"][seat]]
@@ -530,7 +535,7 @@ def _first_winner(state: State, mover: int) -> tuple[int, str] | None:
 
 
 def _end_ply(state: State, seat: int, events: list[Event]) -> tuple[State, list[Event]]:
-    """After a move or pass: a winner ends the game at once (rules.md §3.4), then the turn limit (§3.5
+    """After a move or pass: a winner ends the game at once (§4), then the turn limit (§5
     maxTurns), else the next seat in turn order plays."""
     state = {**state, "ply": state["ply"] + 1}
     winner = _first_winner(state, seat)

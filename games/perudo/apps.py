@@ -1,14 +1,7 @@
-from django.apps import AppConfig
+"""The game's Django app: registers it when the site starts (see turnengine.game_app)."""
+
+from turnengine import game_app
 
 
-class PerudoConfig(AppConfig):
+class PerudoConfig(game_app.GameAppConfig):
     name = "games.perudo"
-    label = "perudo"
-
-    def ready(self) -> None:
-        from tapete_sdk import registry
-
-        from games.perudo.rules import RULES
-
-        registry.register(RULES)
-        self.verbose_name = RULES.name

@@ -1,6 +1,6 @@
-"""Perudo bid legality (rules.md §1.3, §1.11 items 1 and 9), as pure functions of small values.
+"""Perudo bid legality (docs/rules/perudo.md §2), as pure functions of small values.
 
-Every rule of §1.3 has the same shape: for each face, a bid is legal from some minimum quantity up to the
+Every rule of §2 has the same shape: for each face, a bid is legal from some minimum quantity up to the
 quantity limit, or that face may not be bid at all. So the rules are expressed as *minimums*: a tuple indexed
 by face (index 0 unused) holding the lowest legal quantity for that face, or None when the face is closed.
 The tuples are cached: there are only a few hundred distinct (bid, variant) combinations in a game.
@@ -32,7 +32,7 @@ def faces_for(pacos: int) -> int:
 def quantity_limit(dice_in_play: int, capped: bool) -> int:
     """The highest quantity a bid may name.
 
-    With ``capBidAtDiceInPlay`` (§1.11 item 1): the dice in play. Without it a bid may exceed them, up to
+    With ``capBidAtDiceInPlay`` (§2): the dice in play. Without it a bid may exceed them, up to
     ``faces_for(dice in play)``, the face bid a conversion from Pacos at the dice in play would need; some limit
     is needed so the legal actions form a finite list. With lost dice hidden, rules.py passes the dice dealt at
     the start instead of the dice in play, so that the limit does not tell how many are left.
@@ -47,7 +47,7 @@ def opening_minimums(pacos_allowed: bool) -> Minimums:
 
 @cache
 def normal_raise_minimums(quantity: int, face: int, any_face_on_higher_quantity: bool) -> Minimums:
-    """Raising (quantity, face) in a normal round, Pacos wild (§1.3)."""
+    """Raising (quantity, face) in a normal round, Pacos wild (§2)."""
     if face == PACO:
         # Pacos -> Pacos: more Pacos. Pacos -> face: at least 2q + 1, any face.
         return (None, quantity + 1) + (faces_for(quantity),) * 5
@@ -66,9 +66,9 @@ def normal_raise_minimums(quantity: int, face: int, any_face_on_higher_quantity:
 
 @cache
 def palifico_raise_minimums(quantity: int, face: int, may_change_face: bool, pacos_allowed: bool) -> Minimums:
-    """Raising (quantity, face) in a Palifico round: the face is locked, only the quantity rises (§1.6).
+    """Raising (quantity, face) in a Palifico round: the face is locked, only the quantity rises (§4).
 
-    ``may_change_face`` (palificoOneDieMayChangeFace, for a bidder with one die, §1.11 item 9): ordinary ordering
+    ``may_change_face`` (palificoOneDieMayChangeFace, for a bidder with one die, §2): ordinary ordering
     with Pacos as the lowest face, since they are not wild: more dice on any face, or as many on a higher face.
     ``pacos_allowed`` False (palificoPacoBids 'forbidden') closes the Paco face.
     """

@@ -1,6 +1,6 @@
-"""Perudo table options (rules.md §1.10, §1.11 and §4): the schema the lobby builds its form from, and validation.
+"""Perudo table options (docs/rules/perudo.md §8): the schema the lobby builds its form from, and validation.
 
-The option names are the camelCase names of rules.md; ``rules.py`` documents each one in its option table.
+The option names are the camelCase names of §8; ``rules.py`` documents each one in its option table.
 """
 
 from __future__ import annotations
@@ -221,7 +221,7 @@ OPTIONS: tuple[Option, ...] = (
     ),
 )
 
-# The three rule texts of rules.md §1.10 as one-click presets (Calza stays an opt-in variant in all three; each
+# The three rule texts of §8 as one-click presets (Calza stays an opt-in variant in all three; each
 # preset sets who may call it, so switching Calza on under "Custom" keeps that text's rule).
 PRESETS: tuple[Preset, ...] = (
     Preset(
@@ -283,6 +283,6 @@ def normalize_options(options: dict[str, Any] | None, num_players: int) -> dict[
 
 
 def calza_ceiling(options: dict[str, Any]) -> int:
-    """The most dice a correct Calza can bring a player back to: a Calza regains a *lost* die (rules.md §1.7,
+    """The most dice a correct Calza can bring a player back to: a Calza regains a *lost* die (§5,
     "one of the dice he had lost"), so never above the starting dice, nor above ``maxDice``."""
     return min(options["startingDice"], options["maxDice"])

@@ -4,13 +4,14 @@ Every player hides dice under a cup. In turn, players raise a bid ("at least sev
 ones — counting as any face) or call **Dudo** ("I doubt it"): all dice are revealed, and whoever was wrong loses
 a die. Players with no dice are out; the last player with dice wins. Variants: Palifico rounds (a player who
 drops to one die opens a round where Pacos are not wild and the face is locked), **Calza** ("exactly right", to
-regain a die) and **Perudo Salsa** (anyone may speak at any moment). rules.md §1 is the specification.
+regain a die) and **Perudo Salsa** (anyone may speak at any moment). The specification is the rules page,
+``docs/rules/perudo.md``; the § numbers below are its sections.
 
 Public API: ``RULES`` (a :class:`PerudoRules`) implementing ``tapete_sdk.plugin.GameRules``. Seats are
 ``0..n-1``; play goes clockwise, i.e. to a player's left, which is the *next higher* seat (wrapping around).
 
-Options (camelCase, as rules.md names them)
--------------------------------------------
+Options (camelCase, as docs/rules/perudo.md names them)
+-------------------------------------------------------
 ==============================  ======================  ==========================================================
 option                          default                 meaning
 ==============================  ======================  ==========================================================
@@ -63,8 +64,8 @@ that seat); ``palifico`` {seat, round, declared}; ``bid`` {seat, quantity, face,
 dice of the round), counted_faces, count, result (``bid_stands`` | ``bid_false`` | ``exact`` | ``not_exact``),
 losers, gainers, no_die_to_regain}; it stays in the state and the view (``last_reveal``) until the next roll.
 
-Decisions where rules.md leaves something open
-----------------------------------------------
+Decisions the rule texts leave open
+-----------------------------------
 * **First player.** ``random`` is one chance action naming the seat (fair with the engine's seeded RNG, and a
   single log line). Roll-offs are public chance actions; tied leaders roll again, alone.
 * **bid_seq** rises by one with every accepted bid *and* at every new roll, so an action aimed at the previous
@@ -82,13 +83,13 @@ Decisions where rules.md leaves something open
 * **Calza regains a lost die** (Asmodée Salsa page: "il reprend un dé parmi ceux qu'il avait perdu"): never
   above startingDice, nor above maxDice (``options.calza_ceiling``); maxDice may be set below startingDice (the
   Italian "never more than five dice" with six dice each). calzaRequiresMissingDie means fewer dice than that.
-* **Declared Palifico.** The player who just triggered Palifico (§1.6) opens the next round; before
+* **Declared Palifico.** The player who just triggered Palifico (§4) opens the next round; before
   their opening bid they may send ``declare_palifico``. Bidding without declaring plays a normal round and
   declines (the right is not used up: it comes back only if they drop to one die again after a Calza). The
   option to declare is shown only to that player (``may_declare_palifico``); nobody else is waited for.
 * **palificoOneDieMayChangeFace**: the Italian text locks the number for the Palifico player and adds "se anche
   un altro giocatore, nello stesso round, ha un solo dado, solamente quest'ultimo può cambiare il numero": a seat
-  with one die *other than the Palifico player* may raise with ordinary ordering, Pacos lowest (§1.11 item 9);
+  with one die *other than the Palifico player* may raise with ordinary ordering, Pacos lowest (§2);
   the Palifico player, even on one die, only raises the quantity. The new face is then the locked face.
 * **palificoPacoBids forbidden** closes Pacos for the whole Palifico round, whatever allowPacoOpeningInPalifico
   says; allowPacoOpeningInPalifico false with Paco bids allowed leaves Pacos reachable only by a one-die face
@@ -108,7 +109,7 @@ Decisions where rules.md leaves something open
   ``turn`` already names the next opener, ``bid`` is None and the dice live in ``last_reveal``.
 * **Malformed vs illegal**: a quantity below 1, a face outside 1..6, a bool where an int is due, a missing field
   or an unknown type are malformed; a quantity above the limit is a well-formed but illegal bid.
-* **Timeout**: Dudo when a bid stands; otherwise 1 × 2s when legal, else the first legal action (§1.11 item 10).
+* **Timeout**: Dudo when a bid stands; otherwise 1 × 2s when legal, else the first legal action (§3).
 
 View
 ----
@@ -124,7 +125,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tapete_sdk.plugin import CHANCE, IllegalAction, MalformedAction, Outcome
+from tapete_sdk.plugin import CHANCE, IllegalAction, MalformedAction, Outcome, RatingPool, gettext_noop
 
 from games.perudo.bidding import (
     FACES,
@@ -189,6 +190,11 @@ class PerudoRules:
     presets = PRESETS
     option_errors = OPTION_ERRORS
     play_now_players = PLAY_NOW_PLAYERS
+    # The duel is another game than the table game: they are rated apart.
+    rating_pools = (
+        RatingPool("duel", (2,), gettext_noop("Duel")),
+        RatingPool("table", tuple(range(3, MAX_PLAYERS + 1)), gettext_noop("Table (3 to 6 players)")),
+    )
 
     # --- setup ----------------------------------------------------------------------------------------------
 
@@ -254,7 +260,7 @@ class PerudoRules:
         legal = self.legal_actions(state, seat)
         if not legal:
             raise IllegalAction("not_awaited", f"seat {seat} has nothing to play now")
-        for preferred in (DUDO, TIMEOUT_OPENING):  # §1.11 item 10
+        for preferred in (DUDO, TIMEOUT_OPENING):  # docs/rules/perudo.md §3
             if preferred in legal:
                 return dict(preferred)
         return legal[0]
@@ -406,7 +412,7 @@ def _clockwise_after(seat: int, size: int) -> list[int]:
 
 
 def _ranking(counts: list[int], elimination_order: list[list[int]]) -> list[list[int]]:
-    """§1.5: the winner, then the eliminated players, the last eliminated first; a shared elimination ties."""
+    """§3: the winner, then the eliminated players, the last eliminated first; a shared elimination ties."""
     winners = [seat for seat, count in enumerate(counts) if count]
     return [winners, *(list(group) for group in reversed(elimination_order))]
 
@@ -427,11 +433,11 @@ def _speak_refusal(state: State, seat: int) -> str | None:
 
 
 def _no_bid(state: State) -> str | None:
-    return "no_bid" if state["bid"] is None else None  # §1.11 item 2: no Dudo before a bid
+    return "no_bid" if state["bid"] is None else None  # §2: no Dudo before a bid
 
 
 def _calza_refusal(state: State, seat: int) -> str | None:
-    """Why ``seat`` may not call Calza now (None: it may), §1.7 and calzaCaller."""
+    """Why ``seat`` may not call Calza now (None: it may), §5 and calzaCaller."""
     options = state["options"]
     if not options["calza"]:
         return "calza_disabled"
@@ -592,7 +598,7 @@ def _palifico_event(state: State, seat: int, declared: bool) -> Event:
 
 
 def _count_bid(hands: list[list[int]], face: int, pacos_wild: bool) -> int:
-    """§1.4: the dice showing the face, plus the Pacos when they are wild."""
+    """§3: the dice showing the face, plus the Pacos when they are wild."""
     total = 0
     for hand in hands:
         total += hand.count(face)
@@ -649,7 +655,7 @@ def _reveal(state: State, caller: int, call: str) -> tuple[State, list[Event]]:
 
 
 def _judge(state: State, caller: int, call: str, count: int) -> tuple[str, list[int], list[int]]:
-    """The result of the call, the seats that lose a die and the seats that gain one (§1.4, §1.7)."""
+    """The result of the call, the seats that lose a die and the seats that gain one (§3, §5)."""
     options = state["options"]
     bid = state["bid"]
     counts = state["counts"]
@@ -679,7 +685,7 @@ def _reveal_events(options: dict[str, Any], reveal: dict[str, Any], counts: list
 
 
 def _end_game(new: State, events: list[Event]) -> tuple[State, list[Event]]:
-    """One player has dice left: they win (§1.5)."""
+    """One player has dice left: they win (§3)."""
     new["phase"] = OVER
     new["turn"] = None
     new["palifico_candidate"] = None
@@ -696,7 +702,7 @@ def _die_event(kind: str, seat: int, counts: list[int], options: dict[str, Any])
 
 
 def _palifico_trigger(state: State, losers: list[int], counts: list[int]) -> int | None:
-    """§1.6: a player who just dropped to exactly one die makes the next round Palifico — once per player per
+    """§4: a player who just dropped to exactly one die makes the next round Palifico — once per player per
     game with palificoOncePerPlayer (a Calza regain does not re-arm it)."""
     once = state["options"]["palificoOncePerPlayer"]
     used = state["palifico_used"]
@@ -704,7 +710,7 @@ def _palifico_trigger(state: State, losers: list[int], counts: list[int]) -> int
 
 
 def _next_opener(counts: list[int], anchor: int, palifico_player: int | None) -> int:
-    """§1.5/§1.7: the Dudo loser or the Calza caller opens, their left neighbour if they are out; a Palifico
+    """§3, §5: the Dudo loser or the Calza caller opens, their left neighbour if they are out; a Palifico
     player opens their Palifico round."""
     if palifico_player is not None:
         return palifico_player

@@ -1,4 +1,4 @@
-"""Spicy's cards, declarations and challenge checks (rules.md §2.1, §2.3, §2.4, §2.8): pure functions, no state.
+"""Spicy's cards, declarations and challenge checks (docs/rules/spicy.md §1, §3, §4, §7): pure functions.
 
 A card is a string: ``"<spice>-<number>"`` (``"chili-7"``) or one of the two wilds ``"wild-number"`` and
 ``"wild-spice"``. Copies of a card are the same string. A declaration is a ``(spice, number)`` pair.
@@ -16,7 +16,7 @@ WILD_SPICE = "wild-spice"
 WILDS_PER_KIND = 5
 CHILI = "chili"
 
-# Spice It Up! cards (rules.md §2.8), by id.
+# Spice It Up! cards (§7), by id.
 WE_LOVE_CHILI = "we_love_chili"
 START_IT_UP = "start_it_up"
 SPICE_RAIDER = "spice_raider"
@@ -45,7 +45,7 @@ CARD_SPICE.update({WILD_NUMBER: None, WILD_SPICE: None})
 CARD_NUMBER.update({WILD_NUMBER: None, WILD_SPICE: None})
 KNOWN_CARDS = frozenset(CARD_SPICE)
 
-# The 100 Spicy cards (rules.md §2.1): 3 spices x 1..10 x 3 copies + 5 wild numbers + 5 wild spices.
+# The 100 Spicy cards (§1): 3 spices x 1..10 x 3 copies + 5 wild numbers + 5 wild spices.
 DECK: tuple[str, ...] = tuple(
     sorted(
         [f"{spice}-{number}" for spice in SPICES for number in NUMBERS for _copy in range(COPIES_PER_CARD)]

@@ -1,4 +1,4 @@
-"""Spicy table options (rules.md §2.9 and §4 items 3-6): the schema the lobby builds its form from, and validation.
+"""Spicy table options (docs/rules/spicy.md §9): the schema the lobby builds its form from, and validation.
 
 ``rules.py`` documents every option in its option table.
 """
@@ -24,7 +24,7 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 RANDOM_SPICE_IT_UP: dict[str, int] = {"random1": 1, "random2": 2}
 
-# rules.md §4 item 4: cards left below World's End by player count (a placeholder until the ruler is measured).
+# §2: cards left below World's End by player count (a placeholder until the ruler is measured).
 WORLDS_END_BELOW_BY_PLAYERS: dict[int, int] = {2: 40, 3: 30, 4: 20, 5: 10, 6: 5}
 
 OPTIONS: tuple[Option, ...] = (

@@ -1,4 +1,6 @@
-"""Spicy (HeidelBÄR Games 2020): the bluffing card game, as a pure rules library (rules.md §2 and §4 items 3-6, 8).
+"""Spicy (HeidelBÄR Games 2020): the bluffing card game, as a pure rules library.
+
+The specification is the rules page, ``docs/rules/spicy.md``; the § numbers below are its sections.
 
 Players put cards face down on a shared stack and declare a spice and a number, truthfully or not: the same spice,
 strictly higher, restarting at 1-3 after a 10. Anyone but the card's owner may challenge the top card on its spice
@@ -31,7 +33,7 @@ handSize                   6            cards dealt to each player (1..12)
 trophyRefill               6            cards drawn after a trophy (1..12)
 penaltyDraw                2            cards the challenge loser draws (0..6)
 worldsEnd                  True         World's End is in the deck; off: the game ends when a card must be
-                                        drawn from an empty pile (§2.7)
+                                        drawn from an empty pile (§6)
 worldsEndBelow             None         cards below World's End; None: 2p 40, 3p 30, 4p 20, 5p 10, 6p 5
 worldsEndJitter            2            World's End lands up to this many cards higher or lower, at random
 challengeGraceMs           3000         grace before the next player may play after a card lands (ms)
@@ -92,8 +94,8 @@ ones included), ``top``, ``top_challengeable``, ``copy_open``, ``last_card``, ``
 ``approx_cards_above`` and ``uncertainty``, or None without World's End), ``last_challenge``, ``last_action``,
 ``result``.
 
-Decisions where rules.md leaves something open
-----------------------------------------------
+Decisions the rule texts leave open
+-----------------------------------
 * Player count 2-6, as on the English box (some printings say 2-5).
 * Deal: ``deck[0]`` is the top; cards are dealt one at a time round the table from seat 0 (card k to seat
   k mod n), and the rest, in order, is the draw pile. World's End is slid in with ``clamp(below + offset, 0,
@@ -120,9 +122,9 @@ Decisions where rules.md leaves something open
   challenge or a trophy closes the window), never on one's own card and never during a last-card phase. The copy
   declares the top declaration; play continues with the copier's next player in the direction of play. A
   challenge on a copy checks spice and number together (wilds and Turn It Up! as usual, so a wild never
-  survives it); the winner takes the whole stack (rules.md §4 item 5).
+  survives it); the winner takes the whole stack (§7).
 * We Love Chili!: only where a *restart* 1-3 is legal (new stack, after a 10, after 8-10 with Start It Up!), as
-  rules.md lists; on a new stack any spice is legal anyway.
+  §7 lists; on a new stack any spice is legal anyway.
 * Spice Raider: the paw belongs to the owner of a top card declared 4. Any next card (a play or a copy, by anyone,
   the raider included) sends every card under it, tucked cards too, to the raider's pile; the new card stays alone.
   A raid happens before the new card's own effects (a last card, a new paw).
@@ -134,7 +136,7 @@ Decisions where rules.md leaves something open
   unchanged: a 4 card is declared like any card, so holding one lets a player declare any legal number honestly.
 * chiliReverses (house): every declared chili (plays and copies, lies included) reverses the direction of play at
   once, so on a chili stack with 3+ players two neighbours may trade turns. It does nothing with 2 players.
-* Timeouts (§4 item 8): the current player passes, unless they must lead: then the honest card with the lowest
+* Timeouts (§10): the current player passes, unless they must lead: then the honest card with the lowest
   number, else a wild, else the first legal play. A last-card decision times out as ``decline``; with
   ``lastCardDeclineRequired`` off only the current player is awaited and times out as ``pass``.
 * ``action_delay_ms``: ``challengeGraceMs`` for a play by the current player while the top card landed with the
@@ -368,7 +370,7 @@ def _undeclined_opponents(state: State) -> list[int]:
 
 
 def _scores(state: State) -> list[int]:
-    """+1 per won card, +10 per trophy, -1 per card in hand (rules.md §2.6)."""
+    """+1 per won card, +10 per trophy, -1 per card in hand (docs/rules/spicy.md §6)."""
     return [
         len(state["won"][seat]) + TROPHY_POINTS * state["trophies"][seat] - len(state["hands"][seat])
         for seat in range(state["num_players"])
@@ -392,7 +394,7 @@ def _clamp(value: int, low: int, high: int) -> int:
 
 
 def _end_game(table: State, reason: str, events: list[Event], winner: int | None = None) -> None:
-    """Game end (rules.md §2.6): immediate; scored by cards won, trophies and cards in hand."""
+    """Game end (§6): immediate; scored by cards won, trophies and cards in hand."""
     scores = _scores(table)
     seats = list(range(table["num_players"]))
     if winner is None:
@@ -413,8 +415,8 @@ def _end_game(table: State, reason: str, events: list[Event], winner: int | None
 
 
 def _draw(table: State, seat: int, count: int, reason: str, events: list[Event]) -> None:
-    """Draw ``count`` cards. World's End reaching the top stops the draw and the game at once (§2.6 case 3);
-    without World's End, needing a card from an empty pile ends the game (§2.7)."""
+    """Draw ``count`` cards. World's End reaching the top stops the draw and the game at once (§6);
+    without World's End, needing a card from an empty pile ends the game (§6)."""
     if count <= 0:
         return
     pile, below = table["draw"], table["worlds_end_below"]
@@ -437,7 +439,7 @@ def _draw(table: State, seat: int, count: int, reason: str, events: list[Event])
 
 
 def _award_trophy(table: State, seat: int, events: list[Event]) -> None:
-    """Trophy (§2.5); a second trophy wins outright, the last trophy ends the game (§2.6)."""
+    """Trophy (§5); a second trophy wins outright, the last trophy ends the game (§6)."""
     table["trophies"][seat] += 1
     table["trophies_left"] -= 1
     events.append(
@@ -519,15 +521,15 @@ def _land_card(
     _draw(table, seat, len(tuck), "tuck", events)  # Change Your Luck: draw as many as were tucked
     if table["phase"] == OVER or hand:
         return
-    # Last card (§2.5): every opponent must decline or challenge before the next card.
+    # Last card (§5): every opponent must decline or challenge before the next card.
     table["phase"] = LAST_CARD
     table["last_card"] = {"seat": seat, "declined": []}
     events.append({"type": "last_card", "visible_to": None, "seat": seat})
 
 
 def _resolve_challenge(table: State, challenger: int, trait: str, events: list[Event]) -> None:
-    """Challenge (§2.4): only the named trait is checked; the winner takes the whole stack; the loser draws and
-    leads. On a last card (§2.5) a surviving owner also earns the trophy."""
+    """Challenge (§4): only the named trait is checked; the winner takes the whole stack; the loser draws and
+    leads. On a last card (§5) a surviving owner also earns the trophy."""
     options = table["options"]
     top = table["stack"][-1]
     owner = top["owner"]
@@ -998,7 +1000,7 @@ class SpicyRules:
         return table, events
 
     def action_delay_ms(self, state: State, seat: int, action: Action) -> int:
-        """The challenge grace period (rules.md §4 item 6) for the current player's move right after a card."""
+        """The challenge grace period (§4) for the current player's move right after a card."""
         if (
             not isinstance(action, dict)
             or seat != state["current"]
@@ -1020,13 +1022,13 @@ class SpicyRules:
 
     def window_ms(self, state: State, seat: int) -> int | None:
         """The clock of an opponent awaited on a last card is the challenge grace period, not their time bank
-        (rules.md §4 item 6: the last card waits until everyone declined or the grace period ended)."""
+        (§5: the last card waits until everyone declined or the grace period ended)."""
         if state["phase"] == LAST_CARD and _decline_required(state) and seat in _undeclined_opponents(state):
             return state["options"]["challengeGraceMs"]
         return None
 
     def timeout_action(self, state: State, seat: int) -> Action:
-        """rules.md §4 item 8: decline a last card; otherwise pass, or lead the safest card when leading is due."""
+        """§10: decline a last card; otherwise pass, or lead the safest card when leading is due."""
         if seat not in self.awaited(state):
             raise IllegalAction("not_awaited", "this seat is not awaited")
         if state["phase"] == LAST_CARD and _decline_required(state):

@@ -14,7 +14,7 @@ from accounts.forms import KeepAccountForm, SignUpForm
 from accounts.models import User
 from accounts.selectors import finished_games, user_current_matches, user_finished_matches
 from ratings.charts import rating_chart_svg
-from ratings.pools import POOL_LABELS
+from ratings.pools import pool_label
 from ratings.selectors import user_history, user_ratings
 from tapete import throttle
 
@@ -58,7 +58,7 @@ def profile(request, username: str):
     ratings = []
     for rating in user_ratings(user=player):
         history = list(user_history(user=player, game=rating.game, pool=rating.pool))
-        label = f"{_(registry.get(rating.game).name)} · {POOL_LABELS.get(rating.pool, rating.pool)}"
+        label = f"{_(registry.get(rating.game).name)} · {pool_label(game=rating.game, pool=rating.pool)}"
         points = [change.before for change in history[:1]] + [change.after for change in history]
         chart = rating_chart_svg(
             points, f"chart-{rating.game}-{rating.pool}", _("Rating history: %(pool)s") % {"pool": label}

@@ -1,13 +1,14 @@
 """Refusals of lobby requests: a code and a readable, translated message."""
 
 from django.utils.translation import gettext_lazy as _
+from tapete_sdk.plugin import CodedError
 
 
-class LobbyError(Exception):
+class LobbyError(CodedError):
+    """Refusal of a lobby request; nothing was changed. The message is the code's, in the current language."""
+
     def __init__(self, code: str) -> None:
-        self.code = code
-        self.message = str(MESSAGES[code])
-        super().__init__(f"{code}: {self.message}")
+        super().__init__(code, MESSAGES[code])
 
 
 MESSAGES = {

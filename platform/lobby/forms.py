@@ -14,25 +14,13 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from tapete_sdk.plugin import InvalidOptions, Option, presets_of
+from tapete_sdk.plugin import InvalidOptions, Option, player_counts_of, presets_of
 
 from lobby.option_text import option_error_sentence
 from turnengine import clocks
 
 OPTION_PREFIX = "opt_"
 CUSTOM = "custom"
-
-
-def player_counts(rules) -> list[int]:
-    """The player counts the game accepts (Chinese Checkers skips 5)."""
-    counts = []
-    for count in range(rules.min_players, rules.max_players + 1):
-        try:
-            rules.normalize_options({}, count)
-        except InvalidOptions:
-            continue
-        counts.append(count)
-    return counts
 
 
 def _encode(value) -> str:
@@ -154,7 +142,7 @@ class TableForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.rules = rules
         self.presets = {preset.key: preset for preset in presets_of(rules)}
-        counts = player_counts(rules)
+        counts = player_counts_of(rules)
         self.fields["num_players"].choices = [(count, str(count)) for count in counts]
         self.fields["num_players"].initial = counts[0]
         if self.presets:

@@ -82,7 +82,7 @@ def howto(request, game: str):
     """How to play a game, written for players; the page in the reader's language (English if there is none)."""
     rules = _rules_or_404(game)
     language = (get_language() or "en").split("-")[0]
-    body = select_template([f"howto/{rules.key}.{language}.html", f"howto/{rules.key}.en.html"])
+    body = select_template([f"{rules.key}/howto.{language}.html", f"{rules.key}/howto.en.html"])
     options = [
         {
             "option": option,

@@ -17,7 +17,6 @@ def match_pool(match) -> str:
     return pool_for(
         game=match.game,
         num_players=match.num_players,
-        options=match.options,
         admits_bots=table_admits_bots(match),
     )
 

@@ -5,7 +5,7 @@ from django.shortcuts import render
 from tapete_sdk import registry
 
 from ratings import selectors
-from ratings.pools import POOL_LABELS, pools_of
+from ratings.pools import pool_label, pools_of
 
 
 def leaderboard(request, game: str, pool: str | None = None):
@@ -24,8 +24,8 @@ def leaderboard(request, game: str, pool: str | None = None):
         {
             "rules": rules,
             "pool": pool,
-            "pool_label": POOL_LABELS.get(pool, ""),
-            "pools": [(name, POOL_LABELS[name]) for name in pools],
+            "pool_label": pool_label(game=game, pool=pool),
+            "pools": [(name, pool_label(game=game, pool=name)) for name in pools],
             "rows": rows,
             "min_games": selectors.LEADERBOARD_MIN_GAMES,
         },

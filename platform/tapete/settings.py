@@ -1,6 +1,6 @@
 """Django settings for Tapete.
 
-Two running modes, chosen by the environment (design.md §4):
+Two running modes, chosen by the environment (README, "Running on PostgreSQL and Redis"):
 
 * **Embedded default** (nothing to install): SQLite in ``var/`` (IMMEDIATE transactions, so writers queue instead of
   failing), the in-memory channel layer, and Celery on a file-system broker in ``var/celery/``.
@@ -181,7 +181,7 @@ TAPETE_REDIS_PREFIX = f"tapete.{TAPETE_INSTANCE}."  # only letters, digits, "-",
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # The pub/sub layer carried about twice the moves/s of the core layer on this stack (design.md §8);
+            # The pub/sub layer carried about twice the moves/s of the core layer on this stack (ws_load);
             # this subclass publishes a move's frames in one round trip.
             "BACKEND": "turnengine.channel_layer.PubSubChannelLayer",
             "CONFIG": {

@@ -1,34 +1,29 @@
 """Computer players at real tables: bot accounts, and the engine's side of their moves.
 
-A game's bots live in its pure module ``games/<key>/bots.py`` (``LEVELS``: name -> ``choose(view, legal, rng)``,
-weakest first). A bot seat plays through the same service as a human (same validation, same log): after every
-commit that leaves a bot able to act, a Celery task runs :func:`bot_play` after a short, human-like delay, keyed by
+A game's computer players are the ``LEVELS`` it declares (name -> ``choose(view, legal, rng)``, weakest first;
+see :mod:`tapete_sdk.registry`). A bot seat plays through the same service as a human (same validation, same log):
+after every commit that leaves a bot able to act, a Celery task runs :func:`bot_play` after a short, human-like delay, keyed by
 (match, version) like the deadlines, so a stale task does nothing. Absent human seats are auto-played by the
 "medium" level (``services.advance``). A bot's randomness comes from the match's secret seed, so replays stay exact.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
-from functools import cache
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from tapete_sdk import registry
 
 from turnengine.errors import EngineError
 
 AUTO_PLAY_LEVEL = "medium"
 
 
-@cache
 def levels(game: str) -> dict:
     """The game's bot levels, weakest first (empty if the game has no bots)."""
-    try:
-        return dict(importlib.import_module(f"games.{game}.bots").LEVELS)
-    except ModuleNotFoundError:
-        return {}
+    return registry.bot_levels(game)
 
 
 def bot_rng(match, seat: int) -> random.Random:

@@ -1,19 +1,18 @@
 """Errors the turn engine reports to a client: a stable code (the UI translates it) and a readable message."""
 
 from django.utils.translation import gettext_lazy as _
+from tapete_sdk.plugin import CodedError
 
 
-class EngineError(Exception):
+class EngineError(CodedError):
     """Refusal of a request; nothing was changed. ``version`` is the match's current version when it matters."""
 
     def __init__(self, code: str, message: str, *, version: int | None = None) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = str(message)
+        super().__init__(code, message)
         self.version = version
 
     def as_frame_data(self) -> dict:
-        data = {"code": self.code, "message": self.message}
+        data = self.as_dict()
         if self.version is not None:
             data["version"] = self.version
         return data

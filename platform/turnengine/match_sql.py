@@ -1,7 +1,7 @@
 """The three statements of the per-move transaction, as SQL written once from the models' metadata.
 
 Every move locks the match row (finding the player's seat in the same query), appends its logged actions and
-writes the match's changed fields. Measured on PostgreSQL (``bench/ws_load.py``, design.md §8), compiling these
+writes the match's changed fields. Measured on PostgreSQL (ws_load, ``bench/RESULTS.md``), compiling these
 through the ORM cost about three times the database work itself, on the single database thread that each ASGI
 process has: here the SQL is built once per database vendor and values are converted by the fields' own
 ``get_db_prep_save``, so types (JSON, aware datetimes) are handled exactly as the ORM would. The locked row is read

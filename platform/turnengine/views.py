@@ -2,9 +2,11 @@
 (with its seed, so anyone can re-derive every roll and shuffle), and the embedded default's frame relay."""
 
 import json
+from functools import cache
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import select_template
@@ -23,11 +25,22 @@ MAX_SEATS = 64  # far above any game's seat count: the services check the real r
 
 
 def board_templates(game: str) -> dict:
-    """The game's own board assets, or the generic ones."""
+    """The templates that link the game's board, and its assets found by convention among the static files:
+    ``<game>/board.css`` and ``<game>/board.js`` (a game may have neither); its own keys for the table's "Keys"
+    help, ``<game>/keys.html``, if it has any."""
     return {
-        "board_head": select_template([f"{game}/board_head.html", "turnengine/board/head.html"]),
-        "board_scripts": select_template([f"{game}/board_scripts.html", "turnengine/board/scripts.html"]),
+        "board_head": "turnengine/board/head.html",
+        "board_scripts": "turnengine/board/scripts.html",
+        "board_keys": select_template([f"{game}/keys.html", "turnengine/board/keys.html"]),
+        "board_css": static_asset(f"{game}/board.css"),
+        "board_js": static_asset(f"{game}/board.js"),
     }
+
+
+@cache
+def static_asset(path: str) -> str | None:
+    """``path`` if a static-files finder has it (the game's app, or the site's folder), else None."""
+    return path if finders.find(path) else None
 
 
 def _replayable(match_id: int) -> Match:

@@ -4,7 +4,7 @@ Pure Python (no Django, no pytest): :func:`check_game` plays random games throug
 :class:`ConformanceError` at the first broken promise. ``tests/sdk/test_conformance.py`` runs it for every
 game found by the registry, over many playouts, player counts and option sets.
 
-What is checked:
+What is checked (the promises of ``tapete_sdk.plugin``):
 
 * states and views are plain JSON and survive a JSON round-trip; ``apply_action`` never mutates its input;
 * every seat in ``to_act`` has a legal action, seats outside it have none, ``awaited`` is a subset of ``to_act``;
@@ -37,6 +37,10 @@ from tapete_sdk.plugin import (
     Outcome,
     RulesError,
     canonical_action,
+    play_now_players,
+    player_counts_of,
+    presets_of,
+    rating_pools_of,
     replay,
 )
 
@@ -87,7 +91,7 @@ def random_options(rules: GameRules, rng: random.Random) -> dict:
 def random_setups(rules: GameRules, rng: random.Random, count: int) -> Iterator[tuple[dict, int]]:
     """``count`` valid (normalized options, player count) pairs: defaults first, then random ones."""
     produced = 0
-    counts = list(range(rules.min_players, rules.max_players + 1))
+    counts = list(player_counts_of(rules))
     for num_players in counts:
         try:
             yield rules.normalize_options({}, num_players), num_players
@@ -104,6 +108,44 @@ def random_setups(rules: GameRules, rng: random.Random, count: int) -> Iterator[
             continue
         produced += 1
         yield options, num_players
+
+
+def check_declarations(rules: GameRules) -> None:
+    """The game's optional declarations agree with its rules: the declared player counts are the ones its
+    ``normalize_options`` accepts, every count falls in one of its rating pools, and its presets and "Play now"
+    table are valid."""
+    counts = player_counts_of(rules)
+    for num_players in range(rules.min_players - 1, rules.max_players + 2):
+        try:
+            rules.normalize_options({}, num_players)
+            accepted = True
+        except InvalidOptions:
+            accepted = False
+        if accepted != (num_players in counts):
+            raise ConformanceError(
+                f"{rules.key}: {num_players} players {'accepted' if accepted else 'refused'} by normalize_options, "
+                f"but the declared player counts are {counts}"
+            )
+    pools = rating_pools_of(rules)
+    keys = [pool.key for pool in pools]
+    if len(set(keys)) != len(keys) or "bots" in keys:
+        raise ConformanceError(f"{rules.key}: rating pool keys must be distinct and not 'bots': {keys}")
+    for num_players in counts:
+        if not any(not pool.player_counts or num_players in pool.player_counts for pool in pools):
+            raise ConformanceError(f"{rules.key}: no rating pool for {num_players} players")
+    for pool in pools:
+        if not set(pool.player_counts) <= set(counts):
+            raise ConformanceError(f"{rules.key}: pool {pool.key!r} names a player count the game refuses")
+    if play_now_players(rules) not in counts:
+        raise ConformanceError(f"{rules.key}: play_now_players is not one of its player counts")
+    for preset in presets_of(rules):
+        for num_players in [preset.num_players] if preset.num_players else counts:
+            try:
+                rules.normalize_options(preset.options, num_players)
+            except InvalidOptions as error:
+                raise ConformanceError(
+                    f"{rules.key}: preset {preset.key!r} is invalid at {num_players} players: {error}"
+                ) from error
 
 
 def check_game(
@@ -124,8 +166,9 @@ def check_playouts(
     and so on, spread over ``processes`` (default: every core). Playouts are independent and CPU-bound, so the
     result is the same as one after the other, only sooner. Workers are fresh processes (not forks of a caller that
     may hold threads and locks) and find ``game`` with the registry."""
+    package = registry.package_of(game)
     runs = [
-        (game, options, num_players, first_seed + index, depth)
+        (game, package, options, num_players, first_seed + index, depth)
         for index, (options, num_players) in enumerate(setups)
     ]
     processes = processes or os.cpu_count() or 1
@@ -138,10 +181,13 @@ def check_playouts(
             pass
 
 
-def _check_one(run: tuple[str, dict, int, int, Depth]) -> None:
-    game, options, num_players, seed, depth = run
+def _check_one(run: tuple[str, str | None, dict, int, int, Depth]) -> None:
+    game, package, options, num_players, seed, depth = run
     if game not in {rules.key for rules in registry.all_games()}:
-        registry.discover()
+        if package is None:
+            registry.discover()
+        else:
+            registry.load(package)
     check_game(registry.get(game), options, num_players, seed, depth)
 
 

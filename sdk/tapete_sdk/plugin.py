@@ -4,6 +4,13 @@ A game is a module-level object ``RULES`` (in ``games/<key>/rules.py``) that sat
 Everything here is pure Python (standard library only): no Django, no I/O, no clock, no hidden randomness, so
 a bot author or researcher can ``import games.perudo.rules`` and play without the site.
 
+A game is one folder: its package holds ``rules.py`` (``RULES``), optionally its computer players (``LEVELS``, loaded
+by :mod:`tapete_sdk.registry`), its two-line ``apps.py`` (:mod:`turnengine.game_app`), its board assets and pages
+(README, "A game is one folder"). What the site needs to know about it, the game declares on ``RULES``, each with a
+default so that a minimal game declares nothing: its player counts (:func:`player_counts_of`), rating pools
+(:func:`rating_pools_of`), presets (:func:`presets_of`), the seats of a "Play now" table (:func:`play_now_players`)
+and the sentences of its option errors (:func:`option_errors_of`).
+
 Conventions shared by every game:
 
 * **State is plain JSON** (dicts with string keys, lists, str, int, bool, None). It round-trips exactly through
@@ -14,7 +21,8 @@ Conventions shared by every game:
   (normalized options, action log).
 * **Actions** are small dicts with a ``"type"`` key. A malformed action (wrong shape or types) raises
   :class:`MalformedAction`; a well-formed action the rules forbid now raises :class:`IllegalAction`. Both carry a
-  machine-readable ``code`` (the UI translates it) and a readable English ``message``.
+  machine-readable ``code`` (the UI translates it) and a readable English ``message``: they are
+  coded errors (:class:`CodedError`), like the engine's and the lobby's refusals.
 * **Canonical actions**: the engine never stores or broadcasts a client's action object, but its canonical form,
   :func:`canonical_action`: the listed legal action it names, with only that action's fields and their types. A
   game may define ``canonical_action(state, seat, action)`` itself; the default matches against ``legal_actions``.
@@ -44,16 +52,22 @@ def gettext_noop(message: str) -> str:
     return message
 
 
-class RulesError(Exception):
-    """Base of the errors a rules library raises; ``code`` is stable and machine-readable."""
+class CodedError(Exception):
+    """A refusal: a stable, machine-readable ``code`` (clients translate it) and a readable ``message``. The base
+    of the rules' errors (:class:`RulesError`), the engine's (``turnengine.errors.EngineError``) and the lobby's
+    (``lobby.errors.LobbyError``); whoever raises one has changed nothing."""
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
         self.code = code
-        self.message = message
+        self.message = str(message)
+        super().__init__(f"{code}: {self.message}")
 
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
+
+
+class RulesError(CodedError):
+    """Base of the errors a rules library raises."""
 
 
 class IllegalAction(RulesError):
@@ -197,6 +211,47 @@ class Preset:
     help: str = ""
 
 
+@dataclass(frozen=True)
+class RatingPool:
+    """A rating pool: the tables whose results are rated together, because a variant (here, the player count)
+    changes the game too much for one rating to mean anything across it.
+
+    ``player_counts`` are the counts of its tables (empty: every count). ``label`` names the pool on the leaderboard:
+    an English source string marked with :func:`gettext_noop`, or empty for the site's own words ("2 players" for a
+    pool of one count, "All tables" otherwise). Games list theirs in ``RULES.rating_pools`` (see
+    :func:`rating_pools_of`), in the order the leaderboard shows them; keys are stored with every rating.
+    """
+
+    key: str
+    player_counts: tuple[int, ...] = ()
+    label: str = ""
+
+
+STANDARD_POOL = RatingPool("standard")
+
+
+def rating_pools_of(rules) -> tuple[RatingPool, ...]:
+    """The game's rating pools; a game that declares none has one, ``standard``, for every table."""
+    return tuple(getattr(rules, "rating_pools", ())) or (STANDARD_POOL,)
+
+
+def rating_pool_for(rules, num_players: int) -> RatingPool:
+    """The pool of a table of ``num_players``: the first declared pool that admits the count."""
+    for pool in rating_pools_of(rules):
+        if not pool.player_counts or num_players in pool.player_counts:
+            return pool
+    raise ValueError(f"{rules.key}: no rating pool for {num_players} players")
+
+
+def player_counts_of(rules) -> tuple[int, ...]:
+    """The player counts the game is played by: its ``player_counts`` if it declares them (Chinese Checkers skips
+    5), else every count from ``min_players`` to ``max_players``."""
+    declared = getattr(rules, "player_counts", None)
+    if declared is not None:
+        return tuple(declared)
+    return tuple(range(rules.min_players, rules.max_players + 1))
+
+
 def presets_of(rules) -> tuple[Preset, ...]:
     """The game's presets, best known first; a game that declares none has only its custom options."""
     return tuple(getattr(rules, "presets", ()))
@@ -301,8 +356,10 @@ class GameRules(Protocol):
     # last card), the short window its clock gets instead of its time bank; expiring there is not a fault.
     # Optional: ``reveal_pause_ms(events) -> int``. After a transition whose events show the players something
     # they need to see (a Dudo's dice, a challenged card), how long the clocks that start then wait before running.
-    # Optional: ``presets`` (a tuple of :class:`Preset`, see :func:`presets_of`), ``option_errors`` (see
-    # :func:`option_errors_of`) and ``play_now_players`` (see :func:`play_now_players`).
+    # Optional declarations, each with a default so a minimal game needs none: ``presets`` (a tuple of
+    # :class:`Preset`, see :func:`presets_of`), ``option_errors`` (see :func:`option_errors_of`),
+    # ``play_now_players`` (see :func:`play_now_players`), ``player_counts`` (see :func:`player_counts_of`) and
+    # ``rating_pools`` (a tuple of :class:`RatingPool`, see :func:`rating_pools_of`).
 
 
 def canonical_action(rules: GameRules, state: dict[str, JSON], seat: int, action: JSON) -> dict[str, JSON]:

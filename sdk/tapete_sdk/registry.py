@@ -1,33 +1,68 @@
-"""Registry of installed games: maps a game key to its pure ``RULES`` object.
+"""Registry of installed games: maps a game key to its pure ``RULES`` object and its computer players.
 
-Django apps register their game in ``AppConfig.ready``; code without Django (bots, benchmarks, tests) calls
-:func:`discover` to import every ``games.<key>.rules`` module found on the path.
+A game is one package (``games/<key>/``, or any importable package): ``rules.py`` with its ``RULES`` and, if it has
+computer players, ``bots.py`` with their ``LEVELS`` (see :mod:`tapete_sdk.plugin`). :func:`load` reads both; a Django
+site calls it from each game's app config (:class:`turnengine.game_app.GameAppConfig`), code without Django (bots,
+benchmarks, tests) calls :func:`discover` to load every game package found under ``games``.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 
 from tapete_sdk.plugin import GameRules
 
 _games: dict[str, GameRules] = {}
+_bot_levels: dict[str, dict] = {}
+_packages: dict[str, str] = {}
 
 
-def register(rules: GameRules) -> GameRules:
-    """Add a game; registering the same object twice is harmless, a different one under a taken key is an error."""
+def register(rules: GameRules, bot_levels: dict | None = None) -> GameRules:
+    """Add a game and its bot levels (name -> ``choose(view, legal, rng)``, weakest first); registering the same
+    object twice is harmless, a different one under a taken key is an error."""
     existing = _games.get(rules.key)
     if existing is not None and existing is not rules:
         raise ValueError(f"a different game is already registered as {rules.key!r}")
     if not isinstance(rules, GameRules):
         raise TypeError(f"{rules!r} does not implement the game-plugin contract")
     _games[rules.key] = rules
+    if bot_levels is not None or rules.key not in _bot_levels:
+        _bot_levels[rules.key] = dict(bot_levels or {})
     return rules
+
+
+def load(package: str, *, rules: str = "rules", bots: str | None = "bots") -> GameRules:
+    """Register the game of ``package``: ``RULES`` from its module ``rules``, and ``LEVELS`` from its module
+    ``bots`` if that module exists (``bots=None``: the game has no computer players)."""
+    game = importlib.import_module(f"{package}.{rules}").RULES
+    levels = None
+    if bots is not None:
+        try:
+            levels = importlib.import_module(f"{package}.{bots}").LEVELS
+        except ModuleNotFoundError as error:
+            if error.name != f"{package}.{bots}":
+                raise
+    register(game, levels or {})
+    _packages[game.key] = package
+    return game
 
 
 def get(key: str) -> GameRules:
     """The rules of game ``key``; KeyError if no such game is installed."""
     return _games[key]
+
+
+def bot_levels(key: str) -> dict:
+    """The computer players of game ``key`` (name -> ``choose``), weakest first; empty if it has none."""
+    return _bot_levels.get(key, {})
+
+
+def package_of(key: str) -> str | None:
+    """The package game ``key`` was loaded from (for a fresh process to load it again), None if registered
+    directly."""
+    return _packages.get(key)
 
 
 def all_games() -> list[GameRules]:
@@ -36,16 +71,9 @@ def all_games() -> list[GameRules]:
 
 
 def discover(package: str = "games") -> list[GameRules]:
-    """Import ``<package>.<name>.rules`` for every sub-package that has one and register its ``RULES``."""
+    """:func:`load` every sub-package of ``package`` that has a ``rules`` module."""
     root = importlib.import_module(package)
     for info in pkgutil.iter_modules(root.__path__):
-        if not info.ispkg:
-            continue
-        try:
-            module = importlib.import_module(f"{package}.{info.name}.rules")
-        except ModuleNotFoundError as error:
-            if error.name != f"{package}.{info.name}.rules":
-                raise
-            continue
-        register(module.RULES)
+        if info.ispkg and importlib.util.find_spec(f"{package}.{info.name}.rules") is not None:
+            load(f"{package}.{info.name}")
     return all_games()

@@ -7,6 +7,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
+from tapete_sdk import registry
+from tapete_sdk.plugin import play_now_players
 
 from accounts.guests import guests_cleanup
 from accounts.tasks import cleanup_guests
@@ -23,7 +25,14 @@ def _play_now(client, game="perudo", level="hard"):
     return client.post(reverse("lobby:play_now", args=[game]), {"level": level})
 
 
-@pytest.mark.parametrize(("game", "seats"), [("perudo", 4), ("spicy", 3), ("chinesecheckers", 2)])
+@pytest.mark.parametrize(
+    ("game", "seats"),
+    [
+        (rules.key, play_now_players(rules))
+        for rules in registry.all_games()
+        if "hard" in registry.bot_levels(rules.key)
+    ],
+)
 def test_play_now_seats_a_new_guest_against_computer_players_and_starts(client, game, seats):
     response = _play_now(client, game)
     match = Match.objects.get()

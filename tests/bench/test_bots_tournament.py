@@ -8,6 +8,7 @@ import random
 
 import pytest
 from tapete_sdk import registry
+from tapete_sdk.plugin import player_counts_of
 
 from bench.bots_tournament import (
     FIXED_OPTIONS,
@@ -53,7 +54,7 @@ def test_wilson_interval_default_is_ninety_five_percent():
     assert math.isclose(sum(wilson_interval(30, 60)) / 2, 0.5)
 
 
-@pytest.mark.parametrize("key", ["perudo", "spicy", "chinesecheckers"])
+@pytest.mark.parametrize("key", [rules.key for rules in registry.all_games() if 4 in player_counts_of(rules)])
 def test_option_draws_vary_and_the_rules_accept_them(key):
     rules = registry.get(key)
     rng = random.Random(3)

@@ -7,7 +7,7 @@ import pytest
 from tapete_sdk.plugin import CHANCE
 
 from botapi.analysis import chinesecheckers, perudo, spicy
-from botapi.analysis.store import analysis_compute
+from botapi.analysis.store import ANALYSES, analysis_compute
 from botapi.models import Analysis
 from games.chinesecheckers.rules import RULES as CC
 from games.perudo.rules import RULES as PERUDO
@@ -142,7 +142,7 @@ def test_chinesecheckers_progress_against_the_hard_bot():
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("game", ["perudo", "spicy", "chinesecheckers"])
+@pytest.mark.parametrize("game", sorted(ANALYSES))
 def test_a_finished_match_is_analysed_and_shown_on_its_replay_page(start_table, client, game):
     from tests.conftest import FAST_OPTIONS
 

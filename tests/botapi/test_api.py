@@ -13,6 +13,7 @@ from botapi.accounts import bot_account_convert
 from botapi.errors import API_ERRORS
 from lobby import services as lobby
 from ratings.models import Rating
+from tests.conftest import GAME_KEYS
 from turnengine import services
 from turnengine.models import Match
 
@@ -31,7 +32,7 @@ def test_a_table_from_opening_to_moves(make_user, api_for):
     alice, bob = make_user(), make_user()
     a, b = api_for(alice), api_for(bob)
     games = {game["key"]: game for game in a.get("/games").json()}
-    assert set(games) == {"perudo", "spicy", "chinesecheckers"} and games["perudo"]["bot_levels"]
+    assert set(games) == set(GAME_KEYS) and games["perudo"]["bot_levels"]
     table = a.post("/tables", {"game": "perudo", "num_players": 2, "options": {"startingDice": 2}}).json()
     assert table["status"] == "open" and table["your_seat"] == 0 and table["options"]["startingDice"] == 2
     assert [t["id"] for t in b.get("/tables", game="perudo").json()] == [table["id"]]

@@ -34,7 +34,7 @@ import websockets
 from django.conf import settings
 from django.db import connection
 
-from tests.conftest import FAST_OPTIONS, GAME_KEYS, PASSWORD
+from tests.conftest import FAST_OPTIONS, PASSWORD, SITE_GAME_KEYS
 from tests.lobby.test_lobby_pages import form_defaults
 from tests.servers import (
     ROOT,
@@ -311,13 +311,13 @@ async def _play(browser: Browser, match_id: int) -> dict:
 
 def test_a_game_of_each_title_through_nginx(site):
     """The three titles at once, as three players of the site would play them."""
-    browsers = {game: Browser(site) for game in GAME_KEYS}
+    browsers = {game: Browser(site) for game in SITE_GAME_KEYS}
     tables = {game: _open_table(browser, game) for game, browser in browsers.items()}
 
     async def play_all():
-        return await asyncio.gather(*(_play(browsers[game], tables[game]) for game in GAME_KEYS))
+        return await asyncio.gather(*(_play(browsers[game], tables[game]) for game in SITE_GAME_KEYS))
 
-    for game, last in zip(GAME_KEYS, asyncio.run(play_all()), strict=True):
+    for game, last in zip(SITE_GAME_KEYS, asyncio.run(play_all()), strict=True):
         assert last["d"]["status"] == "active" and last["d"]["seat"] == 0, game
         ours = MatchAction.objects.filter(match_id=tables[game], seat=0).count()
         assert ours >= 2, f"{game}: our move, and at least one the server played when our clock ran out"

@@ -43,7 +43,7 @@ def settle(page) -> None:
 
 
 def claim_holds(card: str, declared: str, trait: str) -> bool:
-    """The rules' check, to know who must win (wilds: rules.md §2.1)."""
+    """The rules' check, to know who must win (wilds: docs/rules/spicy.md §1)."""
     spice, number = declared.split("-")
     spice_ok = card == "wild-spice" or (card != "wild-number" and card.split("-")[0] == spice)
     number_ok = card == "wild-number" or (card != "wild-spice" and card.split("-")[1] == number)

@@ -7,7 +7,7 @@ from django.urls import reverse
 from tapete_sdk import registry
 
 from lobby import services as lobby
-from ratings.pools import POOL_LABELS, pools_of
+from ratings.pools import pool_label, pools_of
 from tests.conftest import GAME_KEYS, play_to_the_end
 from turnengine.models import Match
 
@@ -61,7 +61,7 @@ def test_the_leaderboard_has_a_tab_for_every_pool(client, game):
     pools = pools_of(game=game)
     for pool in pools if len(pools) > 1 else []:
         assert reverse("ratings:leaderboard_pool", args=[game, pool]) in page
-        assert str(POOL_LABELS[pool]) in page
+        assert pool_label(game=game, pool=pool) in page
     assert client.get(reverse("ratings:leaderboard_pool", args=[game, "nope"])).status_code == 404
 
 

@@ -7,22 +7,10 @@ from tapete_sdk import registry
 from tapete_sdk.plugin import presets_of
 
 from lobby.forms import TableForm
-from tests.conftest import GAME_KEYS
 from tests.lobby.test_lobby_pages import form_defaults
 from turnengine.models import Match
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.mark.parametrize("game", GAME_KEYS)
-def test_every_game_declares_presets_that_are_valid_tables(game):
-    rules = registry.get(game)
-    presets = presets_of(rules)
-    assert presets
-    for preset in presets:
-        counts = [preset.num_players] if preset.num_players else [rules.min_players, rules.max_players]
-        for count in counts:
-            rules.normalize_options(preset.options, count)
 
 
 def test_the_perudo_presets_are_the_three_rule_texts():

@@ -3,10 +3,21 @@
 import random
 
 import pytest
+from django.apps import apps
 from tapete_sdk import registry
-from tapete_sdk.conformance import DEEP, FAST, ConformanceError, check_game, check_playouts, random_setups
+from tapete_sdk.conformance import (
+    DEEP,
+    FAST,
+    ConformanceError,
+    check_declarations,
+    check_game,
+    check_playouts,
+    random_setups,
+)
 
-GAMES = registry.discover()
+from turnengine.game_app import GameAppConfig
+
+GAMES = registry.all_games()  # every installed game: the site's and the test-only fourth (tests/settings.py)
 
 # Per game: (fast playouts, deep playouts). Deep playouts apply every legal action and check hidden information at
 # every step; fast ones check the cheap promises. Together: thousands of games per title.
@@ -30,8 +41,32 @@ def test_deep_playouts_keep_hidden_information_and_accept_every_legal_action(rul
     check_playouts(rules.key, _setups(rules, 2, deep), first_seed=10_000, depth=DEEP)
 
 
-def test_every_game_is_found_by_the_registry():
-    assert {rules.key for rules in GAMES} >= {"perudo", "spicy", "chinesecheckers"}
+@pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.key)
+def test_declared_player_counts_pools_and_presets_agree_with_the_rules(rules):
+    check_declarations(rules)
+
+
+def test_every_installed_game_app_is_registered_and_every_game_package_is_discovered():
+    installed = {config.label for config in apps.get_app_configs() if isinstance(config, GameAppConfig)}
+    assert {rules.key for rules in GAMES} == installed and "tictactoe" in installed
+    assert {rules.key for rules in registry.discover()} == installed
+
+
+class _OddPlayerCounts:
+    """A game whose declared player counts disagree with the counts its options accept."""
+
+    def __init__(self, rules, player_counts):
+        self._rules = rules
+        self.player_counts = player_counts
+
+    def __getattr__(self, name):
+        return getattr(self._rules, name)
+
+
+def test_the_suite_catches_declared_player_counts_the_rules_refuse():
+    chinese_checkers = registry.get("chinesecheckers")
+    with pytest.raises(ConformanceError, match="5 players refused"):
+        check_declarations(_OddPlayerCounts(chinese_checkers, (2, 3, 4, 5, 6)))
 
 
 class _MutatingRules:

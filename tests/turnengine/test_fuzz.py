@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lobby import services as lobby
-from tests.conftest import FAST_OPTIONS
+from tests.conftest import FAST_OPTIONS, GAME_KEYS
 from tests.turnengine.wsclient import connect, receive
 from turnengine.frames import KINDS
 from turnengine.models import Match, MatchAction
@@ -100,7 +100,7 @@ def _log(match: Match) -> list:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("game", ["perudo", "spicy", "chinesecheckers"])
+@pytest.mark.parametrize("game", GAME_KEYS)
 def test_no_frame_crashes_the_match_socket_or_moves_the_match(start_table, game, settings):
     settings.TAPETE_WS_RATE_BURST = 100_000  # let every fuzzed frame reach the parser and the engine
     settings.TAPETE_CHAT_LINES_PER_MINUTE = 100_000

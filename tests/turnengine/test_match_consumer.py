@@ -8,7 +8,8 @@ import random
 import pytest
 from channels.db import database_sync_to_async
 from django.conf import settings
-from tapete_sdk.plugin import replay
+from tapete_sdk import registry
+from tapete_sdk.plugin import player_counts_of, replay
 
 from tests.conftest import FAST_OPTIONS
 from tests.turnengine.wsclient import closed_with, connect, drain, receive_until
@@ -32,7 +33,10 @@ def _state_at(match_id: int, version: int) -> tuple[dict, list[dict]]:
     return state, [event for row in rows if row.version == version for event in row.events]
 
 
-@pytest.mark.parametrize(("game", "num_players"), [("perudo", 3), ("spicy", 3), ("chinesecheckers", 2)])
+@pytest.mark.parametrize(
+    ("game", "num_players"),
+    [(rules.key, 3 if 3 in player_counts_of(rules) else rules.min_players) for rules in registry.all_games()],
+)
 async def test_a_complete_game_over_websockets_sends_each_seat_only_its_own_view(
     start_table, game, num_players
 ):

@@ -28,8 +28,8 @@ def test_starting_a_table_deals_through_logged_chance_steps(start_table, game):
     assert match.version == 1
     assert CHANCE not in match.rules.to_act(match.state)
     assert match.seed_hash == hashlib.sha256(match.seed.encode()).hexdigest()
-    if game != "chinesecheckers":
-        assert MatchAction.objects.filter(match=match, seat=CHANCE).exists()
+    deals = CHANCE in match.rules.to_act(match.rules.initial_state(match.options, match.num_players))
+    assert MatchAction.objects.filter(match=match, seat=CHANCE).exists() == deals
 
 
 @pytest.mark.parametrize("game", GAME_KEYS)

@@ -7,6 +7,15 @@ from botapi.analysis import chinesecheckers, perudo, spicy
 from botapi.models import Analysis
 from turnengine.models import Match, MatchAction
 
+# The games with a post-game analysis: each is a function of (the finished match, its log rows).
+ANALYSES = {
+    "perudo": lambda match, rows: perudo.analyse(match.rules, match.options, match.num_players, rows),
+    "spicy": lambda match, rows: spicy.analyse(match.rules, match.options, match.num_players, rows),
+    "chinesecheckers": lambda match, rows: chinesecheckers.analyse(
+        match.rules, match.options, match.num_players, rows, seed=match.seed
+    ),
+}
+
 
 def analysis_for(*, match: Match) -> Analysis | None:
     """The stored analysis of a finished match; never one of a match still running."""
@@ -26,14 +35,9 @@ def analysis_compute(*, match_id: int) -> Analysis | None:
         .order_by("step")
         .values_list("step", "version", "seat", "action")
     )
-    rules = match.rules
-    if match.game == "perudo":
-        data = perudo.analyse(rules, match.options, match.num_players, rows)
-    elif match.game == "spicy":
-        data = spicy.analyse(rules, match.options, match.num_players, rows)
-    elif match.game == "chinesecheckers":
-        data = chinesecheckers.analyse(rules, match.options, match.num_players, rows, seed=match.seed)
-    else:
+    analyse = ANALYSES.get(match.game)
+    if analyse is None:
         return None
+    data = analyse(match, rows)
     analysis, _created = Analysis.objects.update_or_create(match=match, defaults={"data": data})
     return analysis

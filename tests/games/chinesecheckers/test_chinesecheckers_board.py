@@ -1,4 +1,4 @@
-"""Board geometry (rules.md §3.1), seating (§3.2, §4 item 7) and the precomputed tables."""
+"""Board geometry (docs/rules/chinesecheckers.md §1), seating (§2) and the precomputed tables."""
 
 from collections import Counter
 

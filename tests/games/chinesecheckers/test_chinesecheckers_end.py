@@ -1,4 +1,4 @@
-"""Scoring, the end of the game and the blocked-target variants (rules.md §3.4, §3.5)."""
+"""Scoring, the end of the game and the blocked-target variants (docs/rules/chinesecheckers.md §4, §5)."""
 
 import pytest
 from chinesecheckers_helpers import cubes_of_point, destinations, move, new_game, position, with_marbles

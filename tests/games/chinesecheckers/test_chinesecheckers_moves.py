@@ -1,4 +1,5 @@
-"""Moves (rules.md §3.3): steps, hop chains, forbidden stopping zones, the origin, passing, targetLock."""
+"""Moves (docs/rules/chinesecheckers.md §3): steps, hop chains, forbidden stopping zones, the origin, passing,
+targetLock."""
 
 import pytest
 from chinesecheckers_helpers import add, cubes_of_point, destinations, move, new_game, position

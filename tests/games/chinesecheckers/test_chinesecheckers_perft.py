@@ -1,4 +1,5 @@
-"""Perft-style move counts, cross-checked against a naive reference written here from rules.md alone.
+"""Perft-style move counts, cross-checked against a naive reference written here from the rules page alone
+(docs/rules/chinesecheckers.md).
 
 The reference works on cube coordinates with sets and a plain breadth-first search; it shares no table or code
 with ``board.py``. Counts are fixed numbers too, so a change in either implementation shows up.
@@ -40,7 +41,7 @@ def ref_plus(c, d, k=1):
 
 
 def ref_destinations(marbles, seat, start, origin, swap=False, target_lock=False):
-    """marbles: {cube: seat}. Steps and hop chains (rules.md §3.3), optionally the swap and lock variants."""
+    """marbles: {cube: seat}. Steps and hop chains (rules page §3), with the swap and lock variants."""
     others = {c: s for c, s in marbles.items() if c != origin}
     target = (start + 3) % 6
     result = {ref_plus(origin, d) for d in REF_DIRECTIONS if ref_on_board(ref_plus(origin, d))}

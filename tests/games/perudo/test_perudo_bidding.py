@@ -1,4 +1,4 @@
-"""Bid legality, rules.md §1.3 and §1.11 items 1-2: conversions, raise modes, Paco openings, the quantity cap."""
+"""Bid legality, docs/rules/perudo.md §2: conversions, raise modes, Paco openings, the quantity cap."""
 
 import pytest
 from perudo_scenario import DUDO, bid, legal_bids, lose_die, new_game, play, roll, start
@@ -8,7 +8,7 @@ from games.perudo.rules import RULES
 
 FIVE_DICE_EACH = [[2, 3, 4, 5, 6]] * 6  # 30 dice in play: no cap gets in the way
 
-# rules.md §1.3 reference values: q -> minimum Pacos, and Pacos q -> minimum face bid.
+# §2 reference values: q -> minimum Pacos, and Pacos q -> minimum face bid.
 REFERENCE = [(1, 1, 3), (2, 1, 5), (3, 2, 7), (4, 2, 9), (5, 3, 11), (6, 3, 13), (7, 4, 15)]
 
 

@@ -1,4 +1,4 @@
-"""Calza, rules.md §1.7, §1.10 rows 9-12, §1.11 items 3-6, and the calzaSuccessEffect house rule."""
+"""Calza, docs/rules/perudo.md §5 and §8, and the calzaSuccessEffect house rule."""
 
 import pytest
 from perudo_scenario import CALZA, act, apply, bid, lose_die, new_game, of_type, play, roll, start

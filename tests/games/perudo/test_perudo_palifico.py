@@ -1,4 +1,4 @@
-"""Palifico rounds, rules.md §1.6, §1.10 rows 5-8 and 13, §1.11 items 6-9."""
+"""Palifico rounds, docs/rules/perudo.md §4 and §8."""
 
 import pytest
 from perudo_scenario import (

@@ -1,4 +1,4 @@
-"""Dudo, the next round's opener, elimination, the end and the ranking (rules.md §1.4, §1.5, §1.11 items 3, 10, 11)."""
+"""Dudo, the next round's opener, elimination, the end and the ranking (docs/rules/perudo.md §3)."""
 
 import pytest
 from perudo_scenario import DUDO, act, apply, bid, lose_die, new_game, of_type, play, roll, start

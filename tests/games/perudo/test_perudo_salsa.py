@@ -1,4 +1,5 @@
-"""Perudo Salsa, rules.md §1.9: out-of-turn bids, Dudo and Calza, the resumed turn, and stale bid sequence numbers."""
+"""Perudo Salsa, docs/rules/perudo.md §7: out-of-turn bids, Dudo and Calza, the resumed turn, and stale bid
+sequence numbers."""
 
 import pytest
 from perudo_scenario import CALZA, DUDO, act, apply, bid, lose_die, new_game, play, roll, start

@@ -1,4 +1,4 @@
-"""Options and the choice of the first player (rules.md §1.1, §1.10 row 1)."""
+"""Options and the choice of the first player (docs/rules/perudo.md §1, §8)."""
 
 import random
 

@@ -1,4 +1,5 @@
-"""Challenges (rules.md §2.4): who, what, the named trait, wilds, the winner's stack and the loser's draw and lead."""
+"""Challenges (docs/rules/spicy.md §4): who, what, the named trait, wilds, the winner's stack and the loser's
+draw and lead."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Spicy components, options, the shuffle and the deal (rules.md §2.1, §2.2, §2.9)."""
+"""Spicy components, options, the shuffle and the deal (docs/rules/spicy.md §1, §2, §9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Last cards and trophies (rules.md §2.5), the three immediate game ends, §2.7 and scoring (§2.6)."""
+"""Last cards and trophies (docs/rules/spicy.md §5), the game's end and its score (§6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Turns, declarations and passes (rules.md §2.3), and malformed or illegal actions."""
+"""Turns, declarations and passes (docs/rules/spicy.md §3), and malformed or illegal actions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Spice It Up! cards (rules.md §2.8), their two-card interactions, and the house rules (§4 item 3)."""
+"""Spice It Up! cards (docs/rules/spicy.md §7), their two-card interactions, and the house rules (§8)."""
 
 from __future__ import annotations
 

@@ -19,8 +19,9 @@
 
   // ------------------------------------------------------------------------------------------- geometry
 
-  // Cube coordinates [x, y, z], x + y + z = 0 (rules.md §3.1). Star point i lies where sign * cube[axis] > 4:
-  // T0 = X+, T1 = Z-, T2 = Y+, T3 = X-, T4 = Z+, T5 = Y-; a player's target is the point opposite its start.
+  // Cube coordinates [x, y, z], x + y + z = 0 (docs/rules/chinesecheckers.md §1). Star point i lies where
+  // sign * cube[axis] > 4: T0 = X+, T1 = Z-, T2 = Y+, T3 = X-, T4 = Z+, T5 = Y-; a player's target is the
+  // point opposite its start.
   const POINT_AXES = [[0, 1], [2, -1], [1, 1], [0, -1], [2, 1], [1, -1]];
   const SQRT3 = Math.sqrt(3);
   const UNIT = 10; // SVG user units per hex size (adjacent holes are UNIT * sqrt(3) apart)

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from botapi.errors import ApiError
 from botapi.models import BotTable
-from turnengine import bots, clocks, services
+from turnengine import bot_seats, clocks, services
 from turnengine.models import Match, Seat
 
 LIST_LIMIT = 100
@@ -47,7 +47,7 @@ def game_json(rules) -> dict:
             }
             for option in rules.options
         ],
-        "bot_levels": list(bots.levels(rules.key)),
+        "bot_levels": list(bot_seats.levels(rules.key)),
         "time_controls": list(clocks.PROFILES),
     }
 

@@ -15,7 +15,7 @@ from botapi.accounts import is_bot_account, may_sit, table_admit_bots
 from lobby.errors import LobbyError
 from moderation.services import is_locked_out, network_notices_for
 from ratings.selectors import match_pool, rating_value
-from turnengine import bots, clocks, services
+from turnengine import bot_seats, clocks, services
 from turnengine.models import Match, Seat
 
 PLAY_NOW_TIME_CONTROL = clocks.DEFAULT_PROFILE
@@ -122,7 +122,7 @@ def table_add_bot(*, user, match_id: int, level: str, seat: int | None = None) -
         match = _lock_open(match_id)
         if match.created_by_id != user.pk:
             raise LobbyError("not_creator")
-        if level not in bots.levels(match.game):
+        if level not in bot_seats.levels(match.game):
             raise LobbyError("unknown_bot_level")
         taken = set(match.seats.values_list("index", flat=True))
         free = [index for index in range(match.num_players) if index not in taken]
@@ -132,7 +132,7 @@ def table_add_bot(*, user, match_id: int, level: str, seat: int | None = None) -
             seat = free[0]
         elif seat not in free:
             raise LobbyError("seat_taken" if 0 <= seat < match.num_players else "no_such_seat")
-        robot = bots.bot_user(level=level, taken_user_ids=set(match.seats.values_list("user_id", flat=True)))
+        robot = bot_seats.bot_user(level=level, taken_user_ids=set(match.seats.values_list("user_id", flat=True)))
         match.bot_seats = sorted([*match.bot_seats, seat])
         match.save(update_fields=["bot_seats"])
         return Seat.objects.create(match=match, index=seat, user=robot)
@@ -192,7 +192,7 @@ def table_play_now(
         rules = registry.get(game)
     except KeyError:
         raise LobbyError("unknown_game") from None
-    if level not in bots.levels(game):
+    if level not in bot_seats.levels(game):
         raise LobbyError("unknown_bot_level")
     with transaction.atomic():
         match = table_create(

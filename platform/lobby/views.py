@@ -22,7 +22,7 @@ from lobby.forms import TableForm
 from lobby.notify import lobby_changed
 from tapete import throttle
 from tapete.params import BadParameter, int_param
-from turnengine import bots
+from turnengine import bot_seats
 from turnengine.broadcast import broadcast_sync
 from turnengine.models import Match
 from turnengine.views import MAX_SEATS, board_templates
@@ -49,7 +49,7 @@ def home(request):
         {
             "rules": rules,
             "open": selectors.open_tables(game=rules.key).count(),
-            "levels": list(bots.levels(rules.key)),
+            "levels": list(bot_seats.levels(rules.key)),
             "players": play_now_players(rules),
             "picture": select_template([f"{rules.key}/picture.html", "pictures/none.html"]),
         }
@@ -104,7 +104,7 @@ def howto(request, game: str):
             "body": body,
             "options": options,
             "presets": presets,
-            "levels": list(bots.levels(rules.key)),
+            "levels": list(bot_seats.levels(rules.key)),
             "level": request.session.get(PLAY_LEVEL_SESSION_KEY, DEFAULT_PLAY_LEVEL),
         },
     )
@@ -188,7 +188,7 @@ def table(request, match_id: int):
         "free_seats": [i for i in range(match.num_players) if i not in {seat.index for seat in seats}],
         "my_seat": my_seat,
         "invite_url": request.build_absolute_uri(reverse("lobby:invite", args=[match.invite_token])),
-        "bot_levels": list(bots.levels(match.game)),
+        "bot_levels": list(bot_seats.levels(match.game)),
         **board_templates(match.game),
     }
     template = "lobby/waiting.html" if match.status == Match.Status.OPEN else "turnengine/table.html"

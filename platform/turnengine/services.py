@@ -26,7 +26,7 @@ from ratings.elo import final_ranking
 from ratings.models import RatingChange
 from ratings.selectors import match_pool, ratings_by_user
 from ratings.services import rating_apply_outcome
-from turnengine import bots, clocks, match_sql
+from turnengine import bot_seats, clocks, match_sql
 from turnengine.chat import recent_chat
 from turnengine.errors import EngineError, engine_error
 from turnengine.models import Match, MatchAction, Seat
@@ -143,7 +143,7 @@ def advance(match: Match, rules, seat: int | None, action: dict | None, now: dat
         )
         if not played_for:
             break
-        logged.append(_apply(match, rules, played_for[0], bots.auto_play_action(match, played_for[0])))
+        logged.append(_apply(match, rules, played_for[0], bot_seats.auto_play_action(match, played_for[0])))
     after = rules.awaited(match.state)
     window_ms = getattr(rules, "window_ms", None)
     windows = {s: window_ms(match.state, s) for s in after - before} if window_ms else {}
@@ -207,7 +207,7 @@ def persist(match: Match, logged: list[MatchAction], now: datetime, also: tuple[
     if match.deadline_at is not None:
         schedule_deadline(match)
     if match.status == Match.Status.ACTIVE:
-        bots.schedule_bots(match)
+        bot_seats.schedule_bots(match)
 
 
 def final_result(match: Match, outcome) -> dict:

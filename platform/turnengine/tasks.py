@@ -23,7 +23,7 @@ def sweep_deadlines() -> dict:
 @shared_task(ignore_result=True)
 def bot_move(match_id: int, version: int) -> None:
     """A bot's move after a human-like delay; idempotent like the deadlines."""
-    from turnengine.bots import bot_play
+    from turnengine.bot_seats import bot_play
 
     update = bot_play(match_id=match_id, version=version)
     if update is not None:

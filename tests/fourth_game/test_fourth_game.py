@@ -19,7 +19,7 @@ from tapete_sdk.plugin import player_counts_of, presets_of, rating_pools_of
 from ratings.models import Rating
 from tests.conftest import GAME_KEYS
 from tests.turnengine.wsclient import connect, receive_until
-from turnengine import bots, services
+from turnengine import bot_seats, services
 from turnengine.models import Match, Seat
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -43,7 +43,7 @@ def test_it_declares_nothing_but_the_contract_and_gets_the_defaults():
     rules = registry.get(KEY)
     assert player_counts_of(rules) == (2,) and presets_of(rules) == ()
     assert [pool.key for pool in rating_pools_of(rules)] == ["standard"]
-    assert list(bots.levels(KEY)) == ["easy"]  # declared by its app config (players.py, not bots.py)
+    assert list(bot_seats.levels(KEY)) == ["easy"]  # declared by its app config (players.py, not bot_seats.py)
 
 
 def _open_fill_and_start(creator, guest) -> Match:
@@ -114,7 +114,7 @@ def test_its_computer_player_takes_a_seat_and_moves(client, make_user):
         match_id=match.pk, user=human, expected_version=match.version, action={"type": "mark", "cell": 4}
     )
     match.refresh_from_db()
-    bots.bot_play(match_id=match.pk, version=match.version)
+    bot_seats.bot_play(match_id=match.pk, version=match.version)
     match.refresh_from_db()
     assert sum(mark == 1 for mark in match.state["board"]) == 1  # the bot marked a square
     assert Seat.objects.get(match=match, index=1).user.is_bot

@@ -9,7 +9,7 @@ from tapete_sdk import registry
 from lobby import services as lobby
 from lobby.errors import LobbyError
 from tests.conftest import FAST_OPTIONS, GAME_KEYS
-from turnengine import bots, services, timers
+from turnengine import bot_seats, services, timers
 from turnengine.models import Match, MatchAction
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,7 @@ def _quick_opponents(game: str) -> list[str]:
     level thinks too long for a test: its medium one)."""
     if game == "chinesecheckers":
         return ["medium"]
-    levels = list(bots.levels(game))
+    levels = list(bot_seats.levels(game))
     return [levels[0], levels[-1]][: registry.get(game).max_players - 1]
 
 
@@ -51,7 +51,7 @@ def test_a_single_player_finishes_a_game_against_bots(make_user, game):
                 match_id=match.pk, user=human, expected_version=match.version, action=action
             )
         else:
-            assert bots.bot_play(match_id=match.pk, version=match.version) is not None, (
+            assert bot_seats.bot_play(match_id=match.pk, version=match.version) is not None, (
                 "an awaited bot must act"
             )
     assert match.status == Match.Status.FINISHED
@@ -79,7 +79,7 @@ def test_only_the_creator_adds_bots_of_known_levels(make_user):
 
 def test_a_stale_bot_task_does_nothing(make_user):
     match, human = _table_with_bots(make_user, "chinesecheckers", ["medium"])
-    assert bots.bot_play(match_id=match.pk, version=match.version - 1) is None
+    assert bot_seats.bot_play(match_id=match.pk, version=match.version - 1) is None
     match.refresh_from_db()
     assert match.version == 1
 
@@ -95,4 +95,4 @@ def test_an_absent_player_is_played_by_the_medium_bot(start_table):
     for row in MatchAction.objects.filter(match=match, seat=-1):
         replayed.state, _ = replayed.rules.apply_action(replayed.state, row.seat, row.action)
     replayed.version = first.version - 1
-    assert first.action == bots.choose(replayed, 0, "medium")
+    assert first.action == bot_seats.choose(replayed, 0, "medium")

@@ -1,7 +1,7 @@
 """Websocket load: N concurrent 2-seat games over real sockets, against a bare echo on the same stack.
 
-Starts ``--processes`` daphne servers (or targets running ones with ``--target``), opens ``--games`` tables of
-``--game`` with two seats each, connects the two seats to different processes, and lets the seat to move play a
+Starts ``--processes`` daphne servers (the site's ``python -m tapete.serve``; ``--server daphne`` for daphne
+alone), or targets running ones with ``--target``, opens ``--games`` tables of ``--game`` with two seats each, connects the two seats to different processes, and lets the seat to move play a
 random legal move about every ``--interval`` seconds. A move's round trip runs from sending the action until
 *every* seat has the new version's view. Then two bare echoes on the same stack at the same rate: a pair echo
 (one socket's frame fanned out through the channel layer to both sockets of a pair, on different processes: the
@@ -389,6 +389,11 @@ def main() -> None:
         "--timeline", action="store_true", help="also print each measured second's move round trips"
     )
     parser.add_argument("--processes", type=int, default=2, help="daphne processes to start")
+    parser.add_argument(
+        "--server",
+        default="tapete.serve",
+        help="the module the servers run: tapete.serve (the site's, bounded sockets) or daphne (daphne alone)",
+    )
     parser.add_argument("--target", help="comma-separated host:port of running servers (echo route enabled)")
     parser.add_argument(
         "--stages",
@@ -413,7 +418,7 @@ def main() -> None:
             stage_log = tempfile.TemporaryDirectory(prefix="tapete-stages-")
             env["TAPETE_STAGE_LOG"] = stage_log.name
             application = "bench.stage_trace:application"
-        with daphne_servers(args.processes, env, application) as ports:
+        with daphne_servers(args.processes, env, application, args.server) as ports:
             addresses = [f"127.0.0.1:{port}" for port in ports]
             moves, pair_echo, echo, elapsed = asyncio.run(run(args, addresses, tables))
     report(args, moves, pair_echo, echo, elapsed)

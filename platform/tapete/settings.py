@@ -271,6 +271,12 @@ TAPETE_WS_RATE_PER_SECOND = float(os.environ.get("TAPETE_WS_RATE_PER_SECOND", "2
 TAPETE_WS_RATE_BURST = int(os.environ.get("TAPETE_WS_RATE_BURST", "40"))
 TAPETE_WS_SOCKETS_PER_USER = int(os.environ.get("TAPETE_WS_SOCKETS_PER_USER", "8"))
 TAPETE_WS_SOCKETS_PER_IP = int(os.environ.get("TAPETE_WS_SOCKETS_PER_IP", "64"))
+# The server (tapete/serve.py): a socket whose client does not read is closed (4008) once this much more than
+# Twisted's 64 KiB write buffer waits for it; a ping goes to every socket every PING_INTERVAL seconds, and a peer whose
+# pong does not come within PING_TIMEOUT seconds is dropped.
+TAPETE_WS_SEND_BUFFER_BYTES = int(os.environ.get("TAPETE_WS_SEND_BUFFER_BYTES", str(256 * 1024)))
+TAPETE_WS_PING_INTERVAL = int(os.environ.get("TAPETE_WS_PING_INTERVAL", "20"))
+TAPETE_WS_PING_TIMEOUT = int(os.environ.get("TAPETE_WS_PING_TIMEOUT", "20"))
 TAPETE_SEAT_INTENTS = int(os.environ.get("TAPETE_SEAT_INTENTS", "5"))
 TAPETE_SEAT_INTENT_WINDOW_SECONDS = int(os.environ.get("TAPETE_SEAT_INTENT_WINDOW_SECONDS", "600"))
 TAPETE_CHAT_MAX_LENGTH = 500

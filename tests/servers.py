@@ -136,7 +136,9 @@ def processes(commands: dict[str, tuple[list[str], dict[str, str]]], ports: dict
             log.close()
 
 
-def daphne_command(port: int, application: str = "tapete.asgi:application", server: str = SERVER) -> list[str]:
+def daphne_command(
+    port: int, application: str = "tapete.asgi:application", server: str = SERVER
+) -> list[str]:
     return [sys.executable, "-m", server, "-b", "127.0.0.1", "-p", str(port), application]
 
 

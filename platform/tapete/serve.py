@@ -4,9 +4,10 @@
 Daphne alone bounds neither of two things a client controls (issue 17):
 
 * **What waits to be sent to a client that does not read.** Twisted buffers whatever a socket is given, without
-  limit. Here each websocket registers a streaming producer with its transport (Twisted's public
-  ``registerProducer`` API): the transport pauses it once its own buffer passes its ``bufferSize`` (64 KiB), and
-  resumes it once the buffer has drained. What the application sends meanwhile is counted; past
+  limit, behind a kernel send buffer that Linux grows to megabytes. Here each websocket's kernel send buffer is set
+  to ``TAPETE_WS_SEND_BUFFER_BYTES``, and the socket registers a streaming producer with its transport (Twisted's
+  public ``registerProducer`` API): the transport pauses it once its own buffer passes its ``bufferSize``
+  (64 KiB), and resumes it once the buffer has drained. What the application sends meanwhile is counted; past
   ``TAPETE_WS_SEND_BUFFER_BYTES`` the socket closes with code 4008 (``turnengine.sockets.CLOSE_SLOW_READER``),
   the frame that did not fit and every later one dropped. A client that reads again within the close handshake
   timeout (the ping timeout) reads the close frame; one that does not is cut off then.
@@ -27,10 +28,13 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import sys
 import time
 
-from daphne.cli import CommandLineInterface  # installs Twisted's asyncio reactor, as daphne's own command does
+from daphne.cli import (
+    CommandLineInterface,  # installs Twisted's asyncio reactor, as daphne's own command does
+)
 from daphne.server import Server
 from daphne.ws_protocol import WebSocketProtocol
 from twisted.internet.interfaces import IPushProducer
@@ -80,6 +84,12 @@ class BoundedWebSocketProtocol(WebSocketProtocol):
         # it (that one would only stop reading from the client, and nothing would bound what is written).
         self.transport.unregisterProducer()
         self.transport.registerProducer(self.backlog, True)
+        # The kernel's send buffer would otherwise grow to megabytes for a peer that does not read (Linux's
+        # autotuning, on loopback to nginx too): held to the same size (Linux doubles it for its bookkeeping).
+        handle = getattr(self.transport, "getHandle", None)
+        sock = handle() if handle is not None else None
+        if isinstance(sock, socket.socket):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.backlog.limit)
 
     def sendMessage(self, payload: bytes, isBinary: bool = False, *args, **kwargs) -> None:
         if self.state in (self.STATE_CLOSING, self.STATE_CLOSED):

@@ -143,9 +143,12 @@ class RawWebSocket:
         masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
         self.sock.sendall(header + mask + masked)
 
-    def read_until_closed(self, timeout: float = 30) -> tuple[int, list[tuple[int, bytes]]]:
-        """Read every frame until the server's close frame or the end of the connection: returns the total bytes
-        read and the frames as (opcode, payload); a close frame's payload starts with its code."""
+    def read_until_closed(
+        self, timeout: float = 30, stop_at_text: bool = False
+    ) -> tuple[int, list[tuple[int, bytes]]]:
+        """Read every frame until the server's close frame or the end of the connection (or, with
+        ``stop_at_text``, the first text frame): returns the total bytes read and the frames as (opcode, payload);
+        a close frame's payload starts with its code."""
         frames: list[tuple[int, bytes]] = []
         data, received = self.pending, len(self.pending)
         deadline = time.monotonic() + timeout
@@ -154,7 +157,7 @@ class RawWebSocket:
             while (frame := _parse_frame(data)) is not None:
                 opcode, payload, data = frame
                 frames.append((opcode, payload))
-                if opcode == 0x8:
+                if opcode == 0x8 or (stop_at_text and opcode == 0x1):
                     return received, frames
             try:
                 chunk = self.sock.recv(65536)

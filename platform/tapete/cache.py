@@ -32,7 +32,9 @@ class FailOpenRedisCache(RedisCache):
         except UNREACHABLE as error:
             if not FailOpenRedisCache.unreachable:
                 FailOpenRedisCache.unreachable = True
-                logger.error("cache unreachable (%s): the HTTP limits let everything through until it answers", error)
+                logger.error(
+                    "cache unreachable (%s): the HTTP limits let everything through until it answers", error
+                )
             if fallback is ValueError:
                 raise ValueError("the cache is unreachable") from error
             return fallback

@@ -32,9 +32,8 @@ import socket
 import sys
 import time
 
-from daphne.cli import (
-    CommandLineInterface,  # installs Twisted's asyncio reactor, as daphne's own command does
-)
+# Importing daphne's server installs Twisted's asyncio reactor, as daphne's own command does.
+from daphne.cli import CommandLineInterface
 from daphne.server import Server
 from daphne.ws_protocol import WebSocketProtocol
 from twisted.internet.interfaces import IPushProducer

@@ -2,7 +2,8 @@
 starting a table go through the site's real views on a real server process whose Redis is behind a TCP proxy, and
 websocket handshakes are accepted and closed with 1011 (try again later). Once Redis is back, a handshake gets the
 table's snapshot again. The HTTP limits are on here: they count in the Redis cache, which answers as an empty one
-meanwhile (tapete/cache.py). Needs PostgreSQL and Redis (CI's first pass)."""
+meanwhile (tapete/cache.py); the start queues its first deadline with Celery's broker, Redis too, and leaves it to
+the sweeper when it cannot. Needs PostgreSQL and Redis (CI's first pass)."""
 
 from __future__ import annotations
 
@@ -89,6 +90,8 @@ def test_no_request_answers_500_while_redis_is_cut_off(make_user):
             "REDIS_URL": _through(proxy, REDIS_URL),
             "DJANGO_DEBUG": "false",
             "TAPETE_RATELIMIT": "true",  # counted in the cache that is cut off
+            # A horizon of ten minutes: the start queues the first deadline with the broker that is cut off.
+            "TAPETE_SWEEP_SECONDS": "300",
         }
         with daphne_servers(1, env) as [port]:
             proxy.cut()

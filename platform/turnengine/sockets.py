@@ -44,9 +44,7 @@ CLOSE_SUSPENDED = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY_SOCKETS = 4429
 CLOSE_SERVER_ERROR = 1011  # the server failed while opening the socket (logged); try again later
-CLOSE_SLOW_READER = (
-    4008  # closed by the server itself (tapete/serve.py): too much waited unread for the client
-)
+CLOSE_SLOW_READER = 4008  # by the server itself (tapete/serve.py): too much waited unread for the client
 
 # Each close code's error code: its message is the close reason, and an ``error`` frame with it goes first, because
 # daphne drops the reason of a close frame (its ``serverClose`` sends the code alone).

@@ -1,8 +1,9 @@
 """Websocket load: N concurrent 2-seat games over real sockets, against a bare echo on the same stack.
 
-Starts ``--processes`` daphne servers of ``bench.echo:application`` (the site with the echo routes; or targets
-running ones with ``--target``, which must serve that application too), opens ``--games`` tables of
-``--game`` with two seats each, connects the two seats to different processes, and lets the seat to move play a
+Starts ``--processes`` servers of ``bench.echo:application`` (the site with the echo routes) under the site's
+``python -m tapete.serve`` (``--server daphne`` for daphne alone), or targets running ones with ``--target``, which
+must serve that application too; opens ``--games`` tables of ``--game`` with two seats each, connects the two seats
+to different processes, and lets the seat to move play a
 random legal move about every ``--interval`` seconds. A move's round trip runs from sending the action until
 *every* seat has the new version's view. Then two bare echoes on the same stack at the same rate: a pair echo
 (one socket's frame fanned out through the channel layer to both sockets of a pair, on different processes: the
@@ -391,6 +392,11 @@ def main() -> None:
     )
     parser.add_argument("--processes", type=int, default=2, help="daphne processes to start")
     parser.add_argument(
+        "--server",
+        default="tapete.serve",
+        help="the module the servers run: tapete.serve (the site's, bounded sockets) or daphne (daphne alone)",
+    )
+    parser.add_argument(
         "--target", help="comma-separated host:port of running servers of bench.echo:application"
     )
     parser.add_argument(
@@ -416,7 +422,7 @@ def main() -> None:
             stage_log = tempfile.TemporaryDirectory(prefix="tapete-stages-")
             env["TAPETE_STAGE_LOG"] = stage_log.name
             application = "bench.stage_trace:application"
-        with daphne_servers(args.processes, env, application) as ports:
+        with daphne_servers(args.processes, env, application, args.server) as ports:
             addresses = [f"127.0.0.1:{port}" for port in ports]
             moves, pair_echo, echo, elapsed = asyncio.run(run(args, addresses, tables))
     report(args, moves, pair_echo, echo, elapsed)

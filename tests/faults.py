@@ -1,4 +1,5 @@
-"""Fault injection for the tests: a TCP proxy that can cut a service off, as a network outage would.
+"""Fault injection for the tests: a TCP proxy that can cut a service off, as a network outage would, and a
+websocket client that misbehaves as a stalled or broken peer does.
 
 ``TcpProxy`` listens on a free local port and forwards every connection to a target (Redis, PostgreSQL, daphne).
 ``drop()`` drops every open connection once; ``cut()`` drops them and refuses new ones until ``restore()``; the service itself keeps running and keeps
@@ -8,8 +9,12 @@ lose its queues, which is a different fault).
 
 from __future__ import annotations
 
+import base64
+import os
 import socket
+import struct
 import threading
+import time
 
 from tests.servers import free_port
 
@@ -89,3 +94,108 @@ class TcpProxy:
                     sock.shutdown(socket.SHUT_RDWR)
                 except OSError:
                     pass
+
+
+class RawWebSocket:
+    """A websocket client on a bare TCP socket, for what no websocket library does: it reads only when told to
+    (with as small a receive buffer as asked, so the server's frames pile up on the server's side) and it never
+    answers a ping."""
+
+    def __init__(
+        self, port: int, path: str, headers: dict[str, str], receive_buffer: int | None = None
+    ) -> None:
+        self.sock = socket.socket()
+        if receive_buffer is not None:  # before connecting: it sets the window the connection starts with
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        self.sock.settimeout(10)
+        self.sock.connect(("127.0.0.1", port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        lines = [
+            f"GET {path} HTTP/1.1",
+            f"Host: 127.0.0.1:{port}",
+            "Upgrade: websocket",
+            "Connection: Upgrade",
+            f"Sec-WebSocket-Key: {key}",
+            "Sec-WebSocket-Version: 13",
+            *(f"{name}: {value}" for name, value in headers.items()),
+        ]
+        self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        self.pending = b""
+        while b"\r\n\r\n" not in self.pending:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                raise ConnectionError("the server closed the connection during the handshake")
+            self.pending += chunk
+        head, self.pending = self.pending.split(b"\r\n\r\n", 1)
+        if not head.startswith(b"HTTP/1.1 101"):
+            raise ConnectionError(f"handshake refused: {head.splitlines()[0].decode()}")
+
+    def send_text(self, text: str) -> None:
+        """One masked text frame (payloads under 64 KiB)."""
+        payload = text.encode()
+        mask = os.urandom(4)
+        size = len(payload)
+        header = (
+            struct.pack("!BB", 0x81, 0x80 | size)
+            if size < 126
+            else struct.pack("!BBH", 0x81, 0x80 | 126, size)
+        )
+        masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+        self.sock.sendall(header + mask + masked)
+
+    def read_until_closed(
+        self, timeout: float = 30, stop_at_text: bool = False
+    ) -> tuple[int, list[tuple[int, bytes]]]:
+        """Read every frame until the server's close frame or the end of the connection (or, with
+        ``stop_at_text``, the first text frame): returns the total bytes read and the frames as (opcode, payload);
+        a close frame's payload starts with its code."""
+        frames: list[tuple[int, bytes]] = []
+        data, received = self.pending, len(self.pending)
+        deadline = time.monotonic() + timeout
+        self.sock.settimeout(1)
+        while time.monotonic() < deadline:
+            while (frame := _parse_frame(data)) is not None:
+                opcode, payload, data = frame
+                frames.append((opcode, payload))
+                if opcode == 0x8 or (stop_at_text and opcode == 0x1):
+                    return received, frames
+            try:
+                chunk = self.sock.recv(65536)
+            except TimeoutError:
+                continue
+            except OSError:  # reset: the server dropped the connection
+                return received, frames
+            if not chunk:
+                return received, frames
+            received += len(chunk)
+            data += chunk
+        raise TimeoutError("the server neither closed the socket nor the connection")
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def close_code(frames: list[tuple[int, bytes]]) -> int | None:
+    """The code of the server's close frame among ``frames`` (None if the connection ended without one)."""
+    for opcode, payload in frames:
+        if opcode == 0x8 and len(payload) >= 2:
+            return struct.unpack("!H", payload[:2])[0]
+    return None
+
+
+def _parse_frame(data: bytes) -> tuple[int, bytes, bytes] | None:
+    """One unmasked server frame from the front of ``data``: (opcode, payload, the rest), or None if incomplete."""
+    if len(data) < 2:
+        return None
+    opcode, size, offset = data[0] & 0x0F, data[1] & 0x7F, 2
+    if size == 126:
+        if len(data) < 4:
+            return None
+        size, offset = struct.unpack("!H", data[2:4])[0], 4
+    elif size == 127:
+        if len(data) < 10:
+            return None
+        size, offset = struct.unpack("!Q", data[2:10])[0], 10
+    if len(data) < offset + size:
+        return None
+    return opcode, data[offset : offset + size], data[offset + size :]

@@ -1,4 +1,6 @@
-"""Start real ASGI server processes (daphne) on free local ports for tests that cross process boundaries."""
+"""Start real ASGI server processes on free local ports for tests that cross process boundaries: the site's own
+server command (``python -m tapete.serve``, daphne with bounded websockets), as ``./dev serve`` and the deployment
+start it."""
 
 from __future__ import annotations
 
@@ -66,15 +68,21 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+SERVER = "tapete.serve"  # the module run as the server; "daphne" is daphne alone (bench/ws_load.py --server)
+
+
 @contextmanager
-def daphne_servers(count: int, env: dict[str, str], application: str = "tapete.asgi:application"):
-    """Yield the ports of ``count`` daphne processes serving ``application`` with ``env`` added."""
+def daphne_servers(
+    count: int, env: dict[str, str], application: str = "tapete.asgi:application", server: str = SERVER
+):
+    """Yield the ports of ``count`` server processes (``python -m server``) serving ``application`` with ``env``
+    added."""
     ports = [free_port() for _ in range(count)]
     full_env = child_env(env)
     logs = [_log_file(f"daphne-{port}") for port in ports]
     processes = [
         subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), application],
+            daphne_command(port, application, server),
             cwd=ROOT,
             env=full_env,
             stdout=subprocess.DEVNULL,
@@ -128,8 +136,10 @@ def processes(commands: dict[str, tuple[list[str], dict[str, str]]], ports: dict
             log.close()
 
 
-def daphne_command(port: int, application: str = "tapete.asgi:application") -> list[str]:
-    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), application]
+def daphne_command(
+    port: int, application: str = "tapete.asgi:application", server: str = SERVER
+) -> list[str]:
+    return [sys.executable, "-m", server, "-b", "127.0.0.1", "-p", str(port), application]
 
 
 def _wait_for_port(port: int, process: subprocess.Popen, log, timeout: float = 30) -> None:

@@ -191,12 +191,14 @@ if REDIS_URL:
             },
         }
     }
-    # Shared by every web process, so the HTTP limits (accounts.throttle, lobby) hold across them.
+    # Shared by every web process, so the HTTP limits (accounts.throttle, lobby) hold across them. While Redis cannot
+    # be reached it answers as an empty cache (tapete/cache.py), within a second or two of a stalled connection.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "tapete.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": TAPETE_REDIS_PREFIX,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }
     }
     # django-ratelimit names only django-redis among Redis caches; Django's own increments atomically too (INCRBY).
@@ -257,6 +259,7 @@ TAPETE_OPEN_TABLE_TTL_SECONDS = int(os.environ.get("TAPETE_OPEN_TABLE_TTL_SECOND
 # HTTP limits (django-ratelimit, counted in the cache above; "N/period", period s, m, h or d, e.g. "5/15m").
 # Failed log-ins count per account name and per client address (an IPv6 /64); sign-ups and table creations as they succeed.
 RATELIMIT_ENABLE = env_flag("TAPETE_RATELIMIT", True)
+RATELIMIT_FAIL_OPEN = True  # a cache that cannot count lets requests through (tapete/cache.py), logged
 TAPETE_LOGIN_FAILURES_PER_ACCOUNT = os.environ.get("TAPETE_LOGIN_FAILURES_PER_ACCOUNT", "5/15m")
 TAPETE_LOGIN_FAILURES_PER_ADDRESS = os.environ.get("TAPETE_LOGIN_FAILURES_PER_ADDRESS", "30/15m")
 TAPETE_SIGNUPS_PER_ADDRESS = os.environ.get("TAPETE_SIGNUPS_PER_ADDRESS", "10/h")
@@ -271,6 +274,12 @@ TAPETE_WS_RATE_PER_SECOND = float(os.environ.get("TAPETE_WS_RATE_PER_SECOND", "2
 TAPETE_WS_RATE_BURST = int(os.environ.get("TAPETE_WS_RATE_BURST", "40"))
 TAPETE_WS_SOCKETS_PER_USER = int(os.environ.get("TAPETE_WS_SOCKETS_PER_USER", "8"))
 TAPETE_WS_SOCKETS_PER_IP = int(os.environ.get("TAPETE_WS_SOCKETS_PER_IP", "64"))
+# The server (tapete/serve.py): a socket whose client does not read is closed (4008) once this much more than
+# Twisted's 64 KiB write buffer waits for it; a ping goes to every socket every PING_INTERVAL seconds, and a peer whose
+# pong does not come within PING_TIMEOUT seconds is dropped.
+TAPETE_WS_SEND_BUFFER_BYTES = int(os.environ.get("TAPETE_WS_SEND_BUFFER_BYTES", str(256 * 1024)))
+TAPETE_WS_PING_INTERVAL = int(os.environ.get("TAPETE_WS_PING_INTERVAL", "20"))
+TAPETE_WS_PING_TIMEOUT = int(os.environ.get("TAPETE_WS_PING_TIMEOUT", "20"))
 TAPETE_SEAT_INTENTS = int(os.environ.get("TAPETE_SEAT_INTENTS", "5"))
 TAPETE_SEAT_INTENT_WINDOW_SECONDS = int(os.environ.get("TAPETE_SEAT_INTENT_WINDOW_SECONDS", "600"))
 TAPETE_CHAT_MAX_LENGTH = 500

@@ -3,7 +3,8 @@
 Each limit is a django-ratelimit window (rates in settings, ``TAPETE_*_PER_*``) counted in the cache, which is
 Redis, shared by every web process, with real services. A limit is checked before the work and counted only
 when the thing it limits happens (a failed log-in, a new account, a new table), so a user who keeps within it never
-meets it. What the user reads when over it comes from ``Limit.message``.
+meets it. What the user reads when over it comes from ``Limit.message``. While the cache cannot be reached, no limit
+applies (``tapete.cache``, ``RATELIMIT_FAIL_OPEN``): an outage of Redis must not refuse sign-ups and log-ins.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ class Limit:
         usage = self._usage(request, increment=False)
         if usage is None or usage["count"] < usage["limit"]:
             return 0
-        return max(usage["time_left"], 1)  # a cache that does not answer counts as over the limit
+        return max(usage["time_left"], 1)
 
     def count(self, request) -> None:
         self._usage(request, increment=True)

@@ -104,7 +104,8 @@ def _schedule(match, *, delay: float) -> None:
     from turnengine.tasks import bot_move
 
     match_id, version = match.pk, match.version
-    transaction.on_commit(lambda: bot_move.apply_async((match_id, version), countdown=delay))
+    # robust: a broker that cannot be reached is logged, and the sweeper re-queues the stalled bot move later.
+    transaction.on_commit(lambda: bot_move.apply_async((match_id, version), countdown=delay), robust=True)
 
 
 def auto_play_action(match, seat: int) -> dict:

@@ -240,7 +240,9 @@ def schedule_deadline(match: Match) -> None:
     from turnengine.tasks import match_deadline
 
     match_id, version, eta = match.pk, match.version, match.deadline_at
-    transaction.on_commit(lambda: match_deadline.apply_async((match_id, version), eta=eta))
+    # robust: a broker that cannot be reached (Redis down) is logged, and the sweeper queues the deadline later;
+    # the move or the request that set it has committed and must not fail.
+    transaction.on_commit(lambda: match_deadline.apply_async((match_id, version), eta=eta), robust=True)
 
 
 # --- what each seat receives ----------------------------------------------------------------------------------

@@ -12,7 +12,10 @@
   shapes), after the user's frame bucket allowed it, and hands it to :meth:`FrameSocket.handle`;
 * answers every refusal with an ``error`` frame and keeps the socket open: an :class:`EngineError` with its code,
   and any other exception as ``server_error``, logged in one line without the client's payload or a traceback;
-* speaks the user's language (the language cookie, else ``Accept-Language``) in error messages and close reasons.
+* speaks the user's language (the language cookie, else ``Accept-Language``) in error messages and close reasons;
+* never fails a handshake with HTTP 500 (:class:`HandshakeGuard`): when the socket cannot be opened (the channel
+  layer's Redis unreachable while Channels opens the socket's channel or :meth:`open` joins its groups, or any other
+  failure), the handshake is accepted and closed with 1011, logged in one line, and the client tries again later.
 
 Close codes and error codes are documented in ``docs/protocol.md``; ``tests/turnengine/test_protocol_doc.py`` checks
 that the document and this module agree.
@@ -41,6 +44,7 @@ CLOSE_SUSPENDED = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY_SOCKETS = 4429
 CLOSE_SERVER_ERROR = 1011  # the server failed while opening the socket (logged); try again later
+CLOSE_SLOW_READER = 4008  # by the server itself (tapete/serve.py): too much waited unread for the client
 
 # Each close code's error code: its message is the close reason, and an ``error`` frame with it goes first, because
 # daphne drops the reason of a close frame (its ``serverClose`` sends the code alone).
@@ -65,7 +69,35 @@ def scope_language(scope: dict) -> str:
     return translation.get_language_from_request(request)
 
 
-class FrameSocket(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
+class HandshakeGuard:
+    """For every websocket consumer of the site (first among its bases): a failure before the handshake is answered
+    is accepted and closed with 1011, logged in one line, where daphne would answer HTTP 500. Channels opens the
+    socket's channel on the layer before any consumer code runs, and a consumer joins its groups before it accepts:
+    both fail while the channel layer's Redis cannot be reached."""
+
+    accepted = False
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception as error:
+            if self.accepted:
+                raise
+            logger.warning(
+                "websocket %s: the handshake failed with %s; closed with %d",
+                scope.get("path"),
+                type(error).__name__,
+                CLOSE_SERVER_ERROR,
+            )
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": CLOSE_SERVER_ERROR})
+
+    async def accept(self, subprotocol=None, headers=None) -> None:
+        self.accepted = True
+        await super().accept(subprotocol, headers)
+
+
+class FrameSocket(HandshakeGuard, DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
     """Subclasses implement :meth:`open` (after admission; call :meth:`refuse` or ``accept``), :meth:`handle`
     (one parsed message) and optionally :meth:`closed`; ``kinds`` is the allow-list of client frames."""
 
@@ -97,6 +129,8 @@ class FrameSocket(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
                 await self.open()
             except Exception as error:  # noqa: BLE001  (logged in one line; the client gets a clean close)
                 self.log_failure(None, error)
+                if not self.accepted:  # a close before the accept would reach the client as a bare HTTP 403
+                    await self.accept()
                 await self.close(code=CLOSE_SERVER_ERROR)
 
     async def open(self) -> None:

@@ -11,9 +11,16 @@
   }
   function connect() {
     const socket = new WebSocket(scheme + location.host + "/ws/lobby/");
-    socket.addEventListener("open", () => { retry = 1000; refresh(); });
+    let openedAt = null;
+    socket.addEventListener("open", () => { openedAt = Date.now(); refresh(); });
     socket.addEventListener("message", refresh);
-    socket.addEventListener("close", () => { setTimeout(connect, retry); retry = Math.min(retry * 2, 30000); });
+    socket.addEventListener("close", () => {
+      // The wait starts over only after a socket that lasted: one closed as soon as it opened (1011 while the
+      // server cannot reach Redis) keeps backing off, or every lobby page would knock every second.
+      if (openedAt !== null && Date.now() - openedAt > 5000) retry = 1000;
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 30000);
+    });
   }
   connect();
 })();

@@ -567,7 +567,8 @@
     connect() {
       const scheme = location.protocol === "https:" ? "wss://" : "ws://";
       this.socket = new WebSocket(scheme + location.host + this.root.dataset.ws);
-      this.socket.addEventListener("open", () => { this.retry = 500; this.showError(""); });
+      let openedAt = null;
+      this.socket.addEventListener("open", () => { openedAt = Date.now(); this.showError(""); });
       this.socket.addEventListener("message", (message) => this.onFrame(JSON.parse(message.data)));
       this.socket.addEventListener("close", (event) => {
         this.hold(false);
@@ -579,6 +580,9 @@
         // already showed why (docs/protocol.md, close codes).
         if ([4401, 4404].includes(event.code)) return;
         if (event.code !== 4429) this.showError(_("Connection lost, reconnecting…"));
+        // The wait starts over only after a socket that lasted: one closed as soon as it opened (1011 while the
+        // server cannot reach Redis) keeps backing off, or every page would knock every half second.
+        if (openedAt !== null && Date.now() - openedAt > 5000) this.retry = 500;
         setTimeout(() => this.connect(), this.retry);
         this.retry = Math.min(this.retry * 2, 10000);
       });

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from turnengine.errors import MESSAGES
 from turnengine.frames import KINDS
-from turnengine.sockets import CLOSE_ERRORS, CLOSE_SERVER_ERROR
+from turnengine.sockets import CLOSE_ERRORS, CLOSE_SERVER_ERROR, CLOSE_SLOW_READER
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 CODES_SET_OUTSIDE_MESSAGES = {"muted"}  # turnengine.chat: its message names the end of the mute
@@ -22,7 +22,9 @@ def table_codes(heading: str) -> set[str]:
 
 
 def test_the_close_codes_table_matches_the_code():
-    assert table_codes("### Close codes") == {str(code) for code in [*CLOSE_ERRORS, CLOSE_SERVER_ERROR]}
+    assert table_codes("### Close codes") == {
+        str(code) for code in [*CLOSE_ERRORS, CLOSE_SERVER_ERROR, CLOSE_SLOW_READER]
+    }
 
 
 def test_the_error_codes_table_matches_the_code():
@@ -42,6 +44,13 @@ def test_the_documented_limits_are_the_settings(settings):
     assert f"{settings.TAPETE_WS_SOCKETS_PER_IP} per IP address" in limits
     window_minutes = settings.TAPETE_SEAT_INTENT_WINDOW_SECONDS // 60
     assert f"at most {settings.TAPETE_SEAT_INTENTS} times in {window_minutes} minutes" in limits
+
+
+def test_the_documented_socket_bounds_are_the_settings(settings):
+    bounds = " ".join(DOC.split("Keep reading, and answer pings", 1)[1].split("\n- ", 1)[0].split())
+    assert f"every socket every {settings.TAPETE_WS_PING_INTERVAL} seconds" in bounds
+    assert f"come back within {settings.TAPETE_WS_PING_TIMEOUT} seconds" in bounds
+    assert f"more than {settings.TAPETE_WS_SEND_BUFFER_BYTES // 1024} KiB wait" in bounds
 
 
 def test_every_close_reason_fits_in_a_close_frame():

@@ -1,0 +1,84 @@
+"""The site's server (``python -m tapete.serve``, platform/tapete/serve.py) bounds its websockets, on real server
+processes: a peer that stops answering pings is dropped however much it sends, a peer that answers them stays, and
+a client that stops reading is closed with 4008 before a megabyte waits for it.
+
+These also pin what the launcher relies on in daphne and autobahn (daphne's ``ready_callable`` after its websocket
+factory is built, its idle ping in ``check_timeouts``, autobahn's ping options and Twisted's producer pause): each
+test fails if a release changes one of them. The lobby and echo sockets need no database, so these run on the
+embedded default too. Real seconds pass here, by nature.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import websockets
+
+from tests.faults import RawWebSocket, close_code
+from tests.servers import daphne_servers
+from turnengine.sockets import CLOSE_SLOW_READER
+
+PING_INTERVAL, PING_TIMEOUT = 1, 2
+PINGS = {"TAPETE_WS_PING_INTERVAL": str(PING_INTERVAL), "TAPETE_WS_PING_TIMEOUT": str(PING_TIMEOUT)}
+
+
+def _keep_sending(ws: RawWebSocket, text: str, per_second: float, stop: threading.Event) -> None:
+    while not stop.is_set():
+        try:
+            ws.send_text(text)
+        except OSError:
+            return  # the server dropped the connection
+        time.sleep(1 / per_second)
+
+
+def test_a_peer_that_keeps_sending_but_never_answers_pings_is_dropped():
+    with daphne_servers(1, PINGS) as [port]:
+        ws = RawWebSocket(port, "/ws/lobby/", {"Origin": f"http://127.0.0.1:{port}"})
+        stop = threading.Event()
+        # Five frames a second: daphne alone restarts its ping wait on each one, so it would never ping this peer.
+        sender = threading.Thread(target=_keep_sending, args=(ws, "{}", 5, stop), daemon=True)
+        opened = time.monotonic()
+        sender.start()
+        try:
+            _, frames = ws.read_until_closed(timeout=30)
+        finally:
+            stop.set()
+            sender.join(5)
+            ws.close()
+        dropped_after = time.monotonic() - opened
+    assert any(opcode == 0x9 for opcode, _ in frames), "the server never pinged a peer that keeps sending"
+    assert dropped_after < PING_INTERVAL + PING_TIMEOUT + 3, f"dropped only after {dropped_after:.1f} s"
+
+
+def test_a_peer_that_answers_pings_stays_connected():
+    """Idle long enough for several pings: one ping in flight at a time (daphne's own idle ping, if it still fired
+    beside autobahn's, would leave a pong timeout armed and drop this healthy peer)."""
+
+    async def idle(port: int) -> None:
+        async with websockets.connect(
+            f"ws://127.0.0.1:{port}/ws/lobby/", origin=f"http://127.0.0.1:{port}", ping_interval=None
+        ) as ws:
+            await asyncio.sleep(3 * (PING_INTERVAL + PING_TIMEOUT))
+            await asyncio.wait_for(await ws.ping(), 5)  # still open, both ways
+
+    with daphne_servers(1, PINGS) as [port]:
+        asyncio.run(idle(port))
+
+
+def test_a_client_that_does_not_read_is_closed_with_4008_before_a_megabyte_waits():
+    frame = "x" * 16000
+    with daphne_servers(1, {"TAPETE_BENCH_ECHO": "1"}) as [port]:
+        # A 4 KiB receive buffer: what the server sends piles up on the server's side.
+        ws = RawWebSocket(port, "/ws/echo/", {"Origin": f"http://127.0.0.1:{port}"}, receive_buffer=4096)
+        stop = threading.Event()
+        sender = threading.Thread(target=_keep_sending, args=(ws, frame, 15, stop), daemon=True)
+        sender.start()
+        time.sleep(10)  # about 2.4 MB echoed to a client that reads none of it
+        stop.set()
+        sender.join(5)
+        received, frames = ws.read_until_closed(timeout=30)
+        ws.close()
+    assert close_code(frames) == CLOSE_SLOW_READER
+    assert received < 1024 * 1024, f"{received} bytes waited for the client"

@@ -109,7 +109,8 @@ def _schedule(match, *, delay: float) -> None:
     from turnengine.tasks import bot_move
 
     match_id, version = match.pk, match.version
-    transaction.on_commit(lambda: bot_move.apply_async((match_id, version), countdown=delay))
+    # robust: a broker that is down must not fail the committed move (the sweeper re-queues stalled bot moves).
+    transaction.on_commit(lambda: bot_move.apply_async((match_id, version), countdown=delay), robust=True)
 
 
 def auto_play_action(match, seat: int) -> dict:

@@ -258,7 +258,8 @@ def schedule_deadline(match: Match) -> None:
     from turnengine.tasks import match_deadline
 
     match_id, version, eta = match.pk, match.version, match.deadline_at
-    transaction.on_commit(lambda: match_deadline.apply_async((match_id, version), eta=eta))
+    # robust: a broker that is down must not fail the committed move (logged; the sweeper re-queues the deadline).
+    transaction.on_commit(lambda: match_deadline.apply_async((match_id, version), eta=eta), robust=True)
 
 
 # --- what each seat receives ----------------------------------------------------------------------------------

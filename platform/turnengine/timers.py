@@ -96,7 +96,7 @@ def _expire_later(match: Match, eta: datetime) -> None:
     from turnengine.tasks import match_deadline
 
     match_id, version = match.pk, match.version
-    transaction.on_commit(lambda: match_deadline.apply_async((match_id, version), eta=eta))
+    transaction.on_commit(lambda: match_deadline.apply_async((match_id, version), eta=eta), robust=True)
 
 
 def delivery_failed(*, match_id: int, version: int, now: datetime | None = None) -> None:

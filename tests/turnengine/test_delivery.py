@@ -31,7 +31,11 @@ def _move_whose_frames_are_lost(match: Match, users: list, *, ago: timedelta) ->
     """Commit a move ``ago`` in the past and send nothing, as when the channel layer was down."""
     seat, bid = _first_bid(match)
     services.match_commit_action(
-        match_id=match.pk, user=users[seat], expected_version=match.version, action=bid, now=timezone.now() - ago
+        match_id=match.pk,
+        user=users[seat],
+        expected_version=match.version,
+        action=bid,
+        now=timezone.now() - ago,
     )
     match.refresh_from_db()
     return seat, min(match.rules.awaited(match.state))
@@ -109,7 +113,9 @@ async def test_views_never_go_backwards_and_the_movers_own_view_comes_once(start
     await layer.group_send(match.group_name(seat), relayed)
     stale = {"type": MESSAGE_TYPE, "text": json.dumps(old_snapshot, separators=(",", ":"))}
     await layer.group_send(match.group_name(seat), stale)
-    presence = services.encode_frame("presence", match.version, {"players": [], "clock": None, "notice": None})
+    presence = services.encode_frame(
+        "presence", match.version, {"players": [], "clock": None, "notice": None}
+    )
     await layer.group_send(match.group_name("all"), {"type": MESSAGE_TYPE, "text": presence})
     later = []
     while not later or later[-1]["t"] != "presence" or later[-1]["d"]["players"]:
@@ -159,7 +165,9 @@ async def test_a_users_sockets_share_one_sync_cap(start_table, settings):
 def _started_blitz(start_table):
     match, users = start_table("perudo", 2, time_control="blitz")
     seat, bid = _first_bid(match)
-    update = services.match_apply_action(match_id=match.pk, user=users[seat], expected_version=match.version, action=bid)
+    update = services.match_apply_action(
+        match_id=match.pk, user=users[seat], expected_version=match.version, action=bid
+    )
     match.refresh_from_db()
     return match, users, update
 
@@ -171,7 +179,9 @@ def test_a_deadline_waits_while_the_current_version_could_not_be_delivered(start
     overdue = match.deadline_at + timedelta(seconds=1)
     assert overdue < failed_at + timers.delivery_hold()
     assert timers.match_expire(match_id=match.pk, version=match.version, now=overdue) is None
-    assert Match.objects.get(pk=match.pk).version == match.version, "no timeout while the view was undelivered"
+    assert Match.objects.get(pk=match.pk).version == match.version, (
+        "no timeout while the view was undelivered"
+    )
     after_hold = failed_at + timers.delivery_hold() + timedelta(seconds=1)
     assert timers.match_expire(match_id=match.pk, version=match.version, now=after_hold) is not None
     assert Match.objects.get(pk=match.pk).version == match.version + 1
@@ -194,9 +204,9 @@ def test_rearming_a_late_seat_gives_it_the_time_it_had_at_the_commit(start_table
     update = timers.seats_rearm(match_id=match.pk, version=match.version, seats={awaited}, now=delivered)
     assert update is not None and json.loads(next(iter(update.frames.values())))["t"] == "presence"
     match.refresh_from_db()
-    assert match.deadline_at == delivered.replace(microsecond=delivered.microsecond // 1000 * 1000) + timedelta(
-        milliseconds=bank
-    )
+    assert match.deadline_at == delivered.replace(
+        microsecond=delivered.microsecond // 1000 * 1000
+    ) + timedelta(milliseconds=bank)
     assert timers.seats_rearm(match_id=match.pk, version=match.version - 1, seats={awaited}) is None
 
 

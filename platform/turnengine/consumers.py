@@ -2,8 +2,9 @@
 
 It authenticates (session cookie; the origin is checked by the ASGI router), resolves the user's seat, joins that
 seat's group (or the spectators') and the table's, sends a snapshot, then turns each client message into a service
-call. Limits, parsing, errors and close codes are the base's (``turnengine.sockets``); frame format and codes:
-``docs/protocol.md``.
+call. Limits, parsing, errors and close codes are the base's (``turnengine.sockets``); views in order, the mover's
+own view first and ``sync`` are ``turnengine.delivery``'s; the process's heartbeat (``turnengine.heartbeat``) keeps
+every socket up to date. Frame format and codes: ``docs/protocol.md``.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Redis, with Redis (or PostgreSQL) behind a TCP proxy (``tests.faults.TcpProxy``)
   the servers still cannot publish): moves go on (the mover's own view is sent straight after the commit, the
   heartbeat brings the other seat up to date from the database), every socket has the version the tables were at
   when Redis came back within 5 seconds, the worker does not exit, and no clock ran out against a seat. Each seat
-  here answers its view within a fraction of a second and the clocks (2 s) are shorter than a heartbeat (5 s), so
+  here answers its view within a fraction of a second and the clocks (3 s) are shorter than a heartbeat (5 s), so
   a timeout would mean a seat was timed out on a view it did not have: without the fairness rule, this fails.
 * PostgreSQL slowed down while a seat sends ``sync`` after every move: no view older than one already received,
   and no view twice (but the snapshot a ``sync`` asked for).
@@ -52,9 +52,9 @@ HEARTBEAT_SECONDS = 5
 CLOCK = {
     "profile": "test",
     "kind": "realtime",
-    "bank_ms": 2000,
+    "bank_ms": 3000,
     "increment_ms": 1000,
-    "cap_ms": 2000,
+    "cap_ms": 3000,
     "grace_ms": 0,
 }
 TIMEOUT_EVENTS = {"seat_timeout", "seat_autoplayed", "seat_absent"}

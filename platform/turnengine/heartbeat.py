@@ -5,12 +5,13 @@ with its last, wakes every ``TAPETE_HEARTBEAT_SECONDS`` and
 
 1. reads the current version of every match that has a socket in this process, in one query;
 2. brings each socket that is behind (the last view it was sent is older) up to date with a snapshot built for its
-   own seat (``MatchConsumer.catch_up``). Its frames were lost: the channel layer was down when they were published
+   own seat (``MatchConsumer.catch_up``), once the match's last commit is older than ``TAPETE_DELIVERY_BOUND_SECONDS``
+   or its delivery failed (a younger commit's views are still on their way: such a socket gets nothing this beat,
+   not even the heartbeat, which would overtake the view and make the client ask ``sync`` for nothing). Its frames were lost: the channel layer was down when they were published
    (``turnengine.broadcast``), or this process was not subscribed yet when Redis came back. The database owns the
    truth, so this needs neither the channel layer nor the client;
-3. if such a socket's seat got its view late (the match recorded a failed delivery of this version, or the commit
-   is more than ``TAPETE_DELIVERY_BOUND_SECONDS`` old), re-arms that seat's running clock first
-   (``timers.seats_rearm``), so its snapshot shows the time it really has;
+3. before that, re-arms the running clocks of those sockets' seats, whose view is late (``timers.seats_rearm``), so
+   their snapshots show the time they really have;
 4. sends every socket a ``heartbeat`` frame carrying the match's version (docs/protocol.md): a client that does not
    have that version asks ``sync``.
 
@@ -78,22 +79,29 @@ class Heartbeat:
                 continue
             version, late = current[match_id]
             behind = [socket for socket in sockets if socket.sent_version < version]
-            if behind:
-                await self.heal(match_id, version, behind, late=late, now=now)
+            if not late:  # the last commit is younger than the bound: its views are still on their way
+                sockets = [socket for socket in sockets if socket not in behind]
+            elif behind:
+                await self.heal(match_id, version, behind, now=now)
             frame = services.encode_frame("heartbeat", version, {})
             for socket in sockets:
                 await socket.send_quietly(frame)
 
-    async def heal(self, match_id: int, version: int, behind: list, *, late: bool, now) -> None:
+    async def heal(self, match_id: int, version: int, behind: list, *, now) -> None:
         """Re-arm the clocks of the seats whose view is late, then send each socket that is behind its snapshot."""
         seats = {socket.seat for socket in behind if socket.seat is not None}
         update = None
-        if seats and late:
+        if seats:
             update = await database_sync_to_async(timers.seats_rearm)(
                 match_id=match_id, version=version, seats=seats, now=now
             )
         for socket in behind:
-            await socket.catch_up()
+            try:
+                await socket.catch_up()
+            except Exception as error:  # noqa: BLE001  (one socket's failure must not stop the beat)
+                logger.warning(
+                    "heartbeat: a socket of match %s could not catch up (%s)", match_id, type(error).__name__
+                )
         if update is not None:
             await broadcast(update)  # the clocks moved: everyone at the table hears of it
 

@@ -2,9 +2,11 @@
 websocket client that misbehaves as a stalled or broken peer does.
 
 ``TcpProxy`` listens on a free local port and forwards every connection to a target (Redis, PostgreSQL, daphne).
-``drop()`` drops every open connection once; ``cut()`` drops them and refuses new ones until ``restore()``; the service itself keeps running and keeps
-its data, as it does when a network path or a load balancer fails (a restarted Redis without persistence would also
-lose its queues, which is a different fault).
+``drop()`` drops every open connection once; ``cut()`` drops them and refuses new ones until ``restore()``;
+``slow(seconds)`` holds every chunk of data that much before passing it on, either way (a slow network or a loaded
+server: a request and its answer take twice that more). The service itself keeps running and keeps its data, as
+it does when a network path or a load balancer fails (a restarted Redis without persistence would also lose its
+queues, which is a different fault).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ class TcpProxy:
         self._closing = threading.Event()
         self._lock = threading.Lock()
         self._sockets: set[socket.socket] = set()
+        self.latency = 0.0
         self._listener = socket.create_server(("127.0.0.1", self.port))
         self._thread = threading.Thread(target=self._accept_loop, name="tcp-proxy", daemon=True)
 
@@ -47,6 +50,10 @@ class TcpProxy:
 
     def restore(self) -> None:
         self._down.clear()
+
+    def slow(self, seconds: float) -> None:
+        """Delay every chunk by ``seconds`` from now on (0: full speed again)."""
+        self.latency = seconds
 
     def drop(self) -> None:
         """Drop every open connection once, as a network blip does; new ones go through."""
@@ -85,6 +92,8 @@ class TcpProxy:
     def _pump(self, source: socket.socket, sink: socket.socket) -> None:
         try:
             while data := source.recv(65536):
+                if self.latency:
+                    time.sleep(self.latency)
                 sink.sendall(data)
         except OSError:
             pass

@@ -282,7 +282,20 @@ TAPETE_WS_PING_INTERVAL = int(os.environ.get("TAPETE_WS_PING_INTERVAL", "20"))
 TAPETE_WS_PING_TIMEOUT = int(os.environ.get("TAPETE_WS_PING_TIMEOUT", "20"))
 TAPETE_SEAT_INTENTS = int(os.environ.get("TAPETE_SEAT_INTENTS", "5"))
 TAPETE_SEAT_INTENT_WINDOW_SECONDS = int(os.environ.get("TAPETE_SEAT_INTENT_WINDOW_SECONDS", "600"))
+# A socket may ask for a snapshot (``sync``, a database read) SYNC_PER_SECOND times a second with bursts of
+# SYNC_BURST, and a user over all their sockets SYNC_PER_USER_PER_SECOND with bursts of SYNC_PER_USER_BURST.
+TAPETE_WS_SYNC_PER_SECOND = float(os.environ.get("TAPETE_WS_SYNC_PER_SECOND", "1"))
+TAPETE_WS_SYNC_BURST = int(os.environ.get("TAPETE_WS_SYNC_BURST", "5"))
+TAPETE_WS_SYNC_PER_USER_PER_SECOND = float(os.environ.get("TAPETE_WS_SYNC_PER_USER_PER_SECOND", "3"))
+TAPETE_WS_SYNC_PER_USER_BURST = int(os.environ.get("TAPETE_WS_SYNC_PER_USER_BURST", "15"))
 TAPETE_CHAT_MAX_LENGTH = 500
+# Delivery that heals (turnengine.delivery): every HEARTBEAT seconds each ASGI process brings its sockets that are
+# behind up to date from the database and sends every socket the match's version. A view that reached a seat more
+# than DELIVERY_BOUND seconds after its commit restarts that seat's running clock; publishing a move's frames gives
+# up after BROADCAST_TIMEOUT seconds (the heartbeat delivers them).
+TAPETE_HEARTBEAT_SECONDS = float(os.environ.get("TAPETE_HEARTBEAT_SECONDS", "5"))
+TAPETE_DELIVERY_BOUND_SECONDS = float(os.environ.get("TAPETE_DELIVERY_BOUND_SECONDS", "2"))
+TAPETE_BROADCAST_TIMEOUT_SECONDS = float(os.environ.get("TAPETE_BROADCAST_TIMEOUT_SECONDS", "3"))
 # Bot API: requests per token (django-ninja's throttle, counted in Django's cache).
 TAPETE_API_RATE = os.environ.get("TAPETE_API_RATE", "300/m")
 # Post-game analysis: a Celery task when a match ends (tests switch it off and call the service themselves).

@@ -171,6 +171,19 @@ def _start(clock: dict, control: TimeControl, seat: int, now_ms: int, window: in
         clock["bank"][seat] = max(clock["bank"][seat], control.increment_ms)
 
 
+def rearm(clock: dict, seats: set[int], now_ms: int) -> bool:
+    """Restart the running clocks of ``seats`` at ``now_ms`` with the time each had when it started: the view they
+    must answer reached them late (``turnengine.delivery``). A running clock's time is taken from the bank only
+    when it stops, so moving its start gives back all the time it ran. Returns whether a clock changed."""
+    changed = False
+    for seat in seats:
+        since = clock["since"][seat]
+        if since is not None and since < now_ms:
+            clock["since"][seat] = now_ms
+            changed = True
+    return changed
+
+
 def deadlines(clock: dict, control: TimeControl) -> dict[int, int]:
     """Seat -> the epoch ms at which its running clock expires."""
     result = {}

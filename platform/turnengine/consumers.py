@@ -2,8 +2,9 @@
 
 It authenticates (session cookie; the origin is checked by the ASGI router), resolves the user's seat, joins that
 seat's group (or the spectators') and the table's, sends a snapshot, then turns each client message into a service
-call. Limits, parsing, errors and close codes are the base's (``turnengine.sockets``); frame format and codes:
-``docs/protocol.md``.
+call. Limits, parsing, errors and close codes are the base's (``turnengine.sockets``); views in order, the mover's
+own view first and ``sync`` are ``turnengine.delivery``'s; the process's heartbeat (``turnengine.heartbeat``) keeps
+every socket up to date. Frame format and codes: ``docs/protocol.md``.
 """
 
 from __future__ import annotations
@@ -19,13 +20,16 @@ from moderation.services import (
 )
 from turnengine import chat, services, timers
 from turnengine.broadcast import broadcast
+from turnengine.delivery import OrderedViews
 from turnengine.errors import engine_error
 from turnengine.frames import Act, Chat, ClientMessage, Intent, Mute
+from turnengine.heartbeat import HEARTBEAT
 from turnengine.models import Match, Seat
 from turnengine.sockets import (
     CLOSE_NOT_FOUND,
     CLOSE_SUSPENDED,
     CLOSE_UNAUTHENTICATED,
+    REGISTER,
     FrameSocket,
 )
 
@@ -37,7 +41,7 @@ apply_action = database_sync_to_async(services.match_apply_action)
 SEAT_INTENTS = {"back": timers.seat_reclaim, "leave": timers.seat_leave, "end": timers.match_end_by_vote}
 
 
-class MatchConsumer(FrameSocket):
+class MatchConsumer(OrderedViews, FrameSocket):
     async def open(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
@@ -64,7 +68,9 @@ class MatchConsumer(FrameSocket):
         if self.seat is None:  # counted before the snapshot is read (services.presence_change says why)
             await database_sync_to_async(self._presence)(+1)
         await self.accept()
-        await self.send(text_data=await database_sync_to_async(self._snapshot)())
+        self.start_delivery(self._user_sync_bucket())
+        await self.catch_up()
+        HEARTBEAT.add(self)
         if self.seat is not None:
             await broadcast(await database_sync_to_async(self._presence)(+1))
 
@@ -81,12 +87,25 @@ class MatchConsumer(FrameSocket):
         self.match.refresh_from_db()
         return services.match_snapshot(match=self.match, seat=self.seat)
 
+    async def snapshot_text(self) -> str:
+        return await database_sync_to_async(self._snapshot)()
+
+    def _user_sync_bucket(self):
+        """Every socket of one user draws its ``sync`` snapshots from one bucket (``turnengine.delivery``)."""
+        return REGISTER.bucket(
+            f"sync:{self.user_key}",
+            rate=settings.TAPETE_WS_SYNC_PER_USER_PER_SECOND,
+            burst=settings.TAPETE_WS_SYNC_PER_USER_BURST,
+        )
+
     def _presence(self, delta: int) -> services.Update:
         update = services.presence_change(match=self.match, seat=self.seat, delta=delta)
         self.counted = delta > 0  # a socket that failed before being counted must not uncount another
         return update
 
     async def closed(self) -> None:
+        HEARTBEAT.discard(self)
+        self.stop_delivery()
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         if getattr(self, "counted", False):
@@ -110,6 +129,7 @@ class MatchConsumer(FrameSocket):
         update = await apply_action(
             match_id=self.match.pk, user=self.user, expected_version=message.version, action=message.action
         )
+        await self.send_view(update.frames[self.match.group_name(self.seat)], update.version)  # mover first
         await broadcast(update)
 
     async def on_seat_intent(self, message: Intent) -> None:
@@ -122,7 +142,7 @@ class MatchConsumer(FrameSocket):
         await broadcast(update)
 
     async def on_sync(self) -> None:
-        await self.send(text_data=await database_sync_to_async(self._snapshot)())
+        self.request_sync()
 
     async def on_chat(self, message: Chat) -> None:
         update = await database_sync_to_async(chat.chat_post)(

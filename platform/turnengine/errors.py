@@ -39,6 +39,7 @@ MESSAGES = {
     "not_legal": _("That action is not one of your legal actions now."),
     "not_logged_in": _("Log in to play."),
     "too_many_sockets": _("Too many open connections: close another tab."),
+    "sync_limited": _("Too many requests for the whole table: wait a moment."),
 }
 
 

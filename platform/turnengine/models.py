@@ -77,6 +77,10 @@ class Match(models.Model):
     )
     # Open spectator sockets: a move builds and sends the spectators' frame only while someone watches.
     spectator_connections = models.PositiveIntegerField(_("spectators connected"), default=0, editable=False)
+    # A version whose frames could not be published (the channel layer was down): its deadlines wait until the
+    # sockets have been brought up to date (turnengine.delivery).
+    undelivered_version = models.PositiveIntegerField(_("undelivered version"), null=True, blank=True, editable=False)
+    undelivered_at = models.DateTimeField(_("delivery failed at"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("match")

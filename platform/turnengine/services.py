@@ -35,9 +35,13 @@ from turnengine.signals import announce_finish
 
 @dataclass
 class Update:
-    """Frames to send after a commit: channel-layer group name -> JSON text."""
+    """Frames to send after a commit: channel-layer group name -> JSON text. An update holding the seats' views of
+    a new version names its match and that version, so that a failed delivery can be recorded on the match
+    (``turnengine.delivery``)."""
 
     frames: dict[str, str] = field(default_factory=dict)
+    match_id: int | None = None
+    version: int | None = None
 
 
 def chance_rng(seed: str, step: int) -> random.Random:
@@ -48,6 +52,20 @@ def encode_frame(kind: str, version: int | None, data: dict) -> str:
     """A compact ``{t, v, d}`` JSON frame. orjson: a Chinese Checkers view with its legal moves took 20 times as long
     through the standard library's encoder, three times per move on the database thread."""
     return orjson.dumps({"t": kind, "v": version, "d": data}, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+VIEW_PREFIX = '{"t":"view","v":'
+
+
+def view_version(text: str) -> int | None:
+    """The version of a ``view`` frame made by :func:`encode_frame` (None for any other frame), read from its
+    first bytes: orjson keeps the keys in order and writes no spaces, so a socket can order the views it relays
+    without decoding them."""
+    if not text.startswith(VIEW_PREFIX):
+        return None
+    end = text.find(",", len(VIEW_PREFIX))
+    digits = text[len(VIEW_PREFIX) : end]
+    return int(digits) if digits.isdigit() else None
 
 
 # --- applying actions -----------------------------------------------------------------------------------------
@@ -324,8 +342,8 @@ def seat_payload(match: Match, seat: int | None, events: list[dict], meta: dict 
 def build_update(match: Match, logged: list[MatchAction]) -> Update:
     events = [event for row in logged for event in row.events]
     meta = match_meta(match)
-    update = Update()
     watched = match.spectator_connections > 0  # read under the match's row lock: see presence_change
+    update = Update(match_id=match.pk, version=match.version)
     for seat in [*range(match.num_players), *([None] if watched else [])]:
         update.frames[match.group_name(seat)] = encode_frame(
             "view", match.version, seat_payload(match, seat, events, meta)

@@ -11,6 +11,10 @@
   and lets the engine play for it, until the player reconnects.
 * Each timeout, grace expiry and new absence adds a notice to the log (``seat_timeout``, ``seat_autoplayed``,
   ``seat_absent``: public events ahead of the game's own).
+* Delivery: a deadline never plays a timeout against a seat that could not see the position. While the current
+  version's frames could not be published (:func:`delivery_failed`), :func:`match_expire` holds off for
+  :func:`delivery_hold`; a seat whose view the heartbeat delivered late has its running clock re-armed
+  (:func:`seats_rearm`, ``turnengine.heartbeat``).
 * :func:`sweep` (Celery beat) queues the deadlines that come near (a commit queues its deadline itself only when
   it falls within two sweeps), re-queues deadlines and bot moves whose task was lost, and closes tables nobody
   started.
@@ -18,7 +22,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -38,6 +42,9 @@ def match_expire(*, match_id: int, version: int, now: datetime | None = None) ->
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.status != Match.Status.ACTIVE or match.version != version:
+            return None
+        if held_for_delivery(match, now):
+            _expire_later(match, delivery_hold_end(match))
             return None
         control = services.time_control(match)
         seat = clocks.expired_seat(match.clock, control, services.epoch_ms(now))
@@ -62,6 +69,66 @@ def match_expire(*, match_id: int, version: int, now: datetime | None = None) ->
     update = services.build_update(match, logged)
     update.frames.update(services.presence_frames(match).frames)
     return update
+
+
+# --- delivery and the clocks -----------------------------------------------------------------------------------
+
+
+def delivery_hold() -> timedelta:
+    """How long the deadlines of a version whose frames could not be published wait: two heartbeats (every process
+    has brought its sockets up to date from the database by then, and re-armed the clocks of the seats it found
+    behind) and the delivery bound."""
+    return timedelta(seconds=2 * settings.TAPETE_HEARTBEAT_SECONDS + settings.TAPETE_DELIVERY_BOUND_SECONDS)
+
+
+def delivery_hold_end(match: Match) -> datetime:
+    return match.undelivered_at + delivery_hold()
+
+
+def held_for_delivery(match: Match, now: datetime) -> bool:
+    """Whether the current version's frames could not be published and the sockets may not have it yet."""
+    return (
+        match.undelivered_version == match.version
+        and match.undelivered_at is not None
+        and now < delivery_hold_end(match)
+    )
+
+
+def _expire_later(match: Match, eta: datetime) -> None:
+    if not settings.TAPETE_SCHEDULE_DEADLINES:
+        return
+    from turnengine.tasks import match_deadline
+
+    match_id, version = match.pk, match.version
+    transaction.on_commit(lambda: match_deadline.apply_async((match_id, version), eta=eta), robust=True)
+
+
+def delivery_failed(*, match_id: int, version: int, now: datetime | None = None) -> None:
+    """Record that ``version``'s frames could not be published (the first failure of that version counts)."""
+    Match.objects.filter(pk=match_id, version=version).exclude(undelivered_version=version).update(
+        undelivered_version=version, undelivered_at=now or timezone.now()
+    )
+
+
+def seats_rearm(
+    *, match_id: int, version: int, seats: set[int], now: datetime | None = None
+) -> services.Update | None:
+    """``seats`` received their view of ``version`` late (a heartbeat brought them up to date): their running
+    clocks start again from now with the time they had (``clocks.rearm``), and everyone is told the new clocks.
+    Nothing changes (None) if the version moved on; the version itself does not move, so no action goes stale."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.status != Match.Status.ACTIVE or match.version != version or not match.clock:
+            return None
+        if not clocks.rearm(match.clock, seats, services.epoch_ms(now)):
+            return None
+        deadline = clocks.next_deadline(match.clock, services.time_control(match))
+        match.deadline_at = None if deadline is None else datetime.fromtimestamp(deadline / 1000, tz=UTC)
+        match.save(update_fields=["clock", "deadline_at"])
+        if match.deadline_at is not None:
+            services.schedule_deadline(match)
+    return services.presence_frames(match)
 
 
 def seat_reclaim(*, match_id: int, user, now: datetime | None = None) -> services.Update:

@@ -522,11 +522,14 @@
     onFrame(frame) {
       this.root.dispatchEvent(new CustomEvent("tapete:frame", { detail: frame }));  // moderation-notices.js
       if (frame.t === "view") {
+        if (this.version !== null && frame.v < this.version) return;  // older than what we show: a leftover
         if (frame.d.snapshot) {
           this.players = frame.d.players || this.players;
           this.muted = frame.d.muted || [];
           this.root.querySelector("[data-chat]")?.replaceChildren();
           (frame.d.chat || []).forEach((line) => this.appendChat(line, false));
+        } else if (this.version !== null && frame.v === this.version) {
+          return;  // a view we already show
         } else if (this.version !== null && frame.v !== this.version + 1) {
           this.send("sync", {});  // we missed a version: ask for a fresh snapshot
           return;
@@ -542,6 +545,8 @@
         if (this.myTurn && !wasMyTurn && !frame.d.snapshot) this.chime();
         this.appendLog(frame.d.events || [], Boolean(frame.d.snapshot));
         this.render(frame.d.snapshot ? [] : frame.d.events || []);
+      } else if (frame.t === "heartbeat") {
+        if (this.version === null || frame.v > this.version) this.send("sync", {});  // a version we never got
       } else if (frame.t === "presence") {
         this.players = frame.d.players;
         if (this.data && frame.d.clock) { this.data.clock = frame.d.clock; this.clockAt = Date.now(); }
@@ -556,6 +561,7 @@
         this.rematch = frame.d;
         if (!this.resultClosed) { this.resultShownFor = null; this.renderResult(); }
       } else if (frame.t === "error") {
+        if (frame.d.code === "sync_limited") return;  // the server's heartbeat brings this page up to date anyway
         this.hold(false);
         this.showError(frame.d.message);
         if (frame.d.code === "stale") this.send("sync", {});

@@ -44,6 +44,10 @@ def test_the_documented_limits_are_the_settings(settings):
     assert f"{settings.TAPETE_WS_SOCKETS_PER_IP} per IP address" in limits
     window_minutes = settings.TAPETE_SEAT_INTENT_WINDOW_SECONDS // 60
     assert f"at most {settings.TAPETE_SEAT_INTENTS} times in {window_minutes} minutes" in limits
+    assert f"`sync` once a second on average with bursts of {settings.TAPETE_WS_SYNC_BURST}," in limits
+    assert settings.TAPETE_WS_SYNC_PER_SECOND == 1
+    per_user = settings.TAPETE_WS_SYNC_PER_USER_PER_SECOND
+    assert f"a user {per_user:g} times a second with bursts of {settings.TAPETE_WS_SYNC_PER_USER_BURST}" in limits
 
 
 def test_the_documented_socket_bounds_are_the_settings(settings):

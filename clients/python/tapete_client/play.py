@@ -1,8 +1,8 @@
 """Play one table over its websocket (docs/protocol.md) until the match ends, reconnecting and resyncing.
 
 On every view that lists legal actions for our seat, the strategy decides (or passes, with None). The first frame
-after each connection is a snapshot, so a reconnection resyncs by itself; a gap in the versions asks for a fresh
-snapshot (``sync``); a ``stale`` refusal means the table moved on: the newer view decides again. Closes that no
+after each connection is a snapshot, so a reconnection resyncs by itself; a gap in the versions, or a ``heartbeat``
+carrying a version this client never received, asks for a fresh snapshot (``sync``); a ``stale`` refusal means the table moved on: the newer view decides again. Closes that no
 retry can mend (4401 bad token, 4403 suspended or missing scope, 4404 no such table) are raised.
 """
 
@@ -79,9 +79,12 @@ async def _play(socket, match_id: int, strategy: Strategy, rng: random.Random) -
                     action = data["legal"][0]
                 if action is not None:
                     await socket.send(json.dumps({"t": "act", "v": version, "d": action}))
+        elif kind == "heartbeat":
+            if version is None or frame["v"] > version:
+                await socket.send(SYNC)  # the table is at a version this client never received
         elif kind == "error":
             code = data.get("code")
-            if code == "stale":
+            if code in ("stale", "sync_limited"):
                 continue  # the view of the newer version is on its way
             errors_in_a_row += 1
             if code == "too_early":  # a challenge window holds the move back: ask again in a moment

@@ -1,0 +1,126 @@
+"""The heartbeat of an ASGI process: its match sockets are never left behind silently.
+
+One asyncio task per process (not one per socket), started with the process's first match socket and stopped
+with its last, wakes every ``TAPETE_HEARTBEAT_SECONDS`` and
+
+1. reads the current version of every match that has a socket in this process, in one query;
+2. brings each socket that is behind (the last view it was sent is older) up to date with a snapshot built for its
+   own seat (``MatchConsumer.catch_up``), once the match's last commit is older than ``TAPETE_DELIVERY_BOUND_SECONDS``
+   or its delivery failed (a younger commit's views are still on their way: such a socket gets nothing this beat,
+   not even the heartbeat, which would overtake the view and make the client ask ``sync`` for nothing). Its frames were lost: the channel layer was down when they were published
+   (``turnengine.broadcast``), or this process was not subscribed yet when Redis came back. The database owns the
+   truth, so this needs neither the channel layer nor the client;
+3. before that, re-arms the running clocks of those sockets' seats, whose view is late (``timers.seats_rearm``), so
+   their snapshots show the time they really have;
+4. sends every socket a ``heartbeat`` frame carrying the match's version (docs/protocol.md): a client that does not
+   have that version asks ``sync``.
+
+A failing beat (the database down) is logged in one line and the next one tries again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections import defaultdict
+from datetime import timedelta
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+from turnengine import services, timers
+from turnengine.broadcast import broadcast
+from turnengine.models import Match
+
+logger = logging.getLogger("tapete.delivery")
+
+
+class Heartbeat:
+    def __init__(self) -> None:
+        self.sockets: dict[int, weakref.WeakSet] = defaultdict(weakref.WeakSet)
+        self.task: asyncio.Task | None = None
+
+    def add(self, socket) -> None:
+        """Count a match socket (a ``MatchConsumer`` after its snapshot was sent) in this process's beats."""
+        self.sockets[socket.match.pk].add(socket)
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self._run(), name="tapete-heartbeat")
+
+    def discard(self, socket) -> None:
+        match_id = getattr(getattr(socket, "match", None), "pk", None)
+        if match_id in self.sockets:
+            self.sockets[match_id].discard(socket)
+            if not self.sockets[match_id]:
+                del self.sockets[match_id]
+        if not self.sockets and self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(settings.TAPETE_HEARTBEAT_SECONDS)
+            try:
+                await self.beat()
+            except Exception as error:  # noqa: BLE001  (the next beat tries again)
+                logger.warning("heartbeat failed: %s", type(error).__name__)
+
+    async def beat(self) -> None:
+        """One beat over every match socket of this process (the task's body; tests call it directly)."""
+        by_match = {match_id: list(sockets) for match_id, sockets in self.sockets.items() if sockets}
+        if not by_match:
+            return
+        now = timezone.now()
+        current = await database_sync_to_async(current_versions)(list(by_match))
+        for match_id, sockets in by_match.items():
+            if match_id not in current:
+                continue
+            version, late = current[match_id]
+            behind = [socket for socket in sockets if socket.sent_version < version]
+            if not late:  # the last commit is younger than the bound: its views are still on their way
+                sockets = [socket for socket in sockets if socket not in behind]
+            elif behind:
+                await self.heal(match_id, version, behind, now=now)
+            frame = services.encode_frame("heartbeat", version, {})
+            for socket in sockets:
+                await socket.send_quietly(frame)
+
+    async def heal(self, match_id: int, version: int, behind: list, *, now) -> None:
+        """Re-arm the clocks of the seats whose view is late, then send each socket that is behind its snapshot."""
+        seats = {socket.seat for socket in behind if socket.seat is not None}
+        update = None
+        if seats:
+            update = await database_sync_to_async(timers.seats_rearm)(
+                match_id=match_id, version=version, seats=seats, now=now
+            )
+        for socket in behind:
+            try:
+                await socket.catch_up()
+            except Exception as error:  # noqa: BLE001  (one socket's failure must not stop the beat)
+                logger.warning(
+                    "heartbeat: a socket of match %s could not catch up (%s)", match_id, type(error).__name__
+                )
+        if update is not None:
+            await broadcast(update)  # the clocks moved: everyone at the table hears of it
+
+
+def current_versions(match_ids: list[int]) -> dict[int, tuple[int, bool]]:
+    """Match id -> (current version, whether its views are late): one query for every match of the process."""
+    now = timezone.now()
+    bound = now - timedelta(seconds=settings.TAPETE_DELIVERY_BOUND_SECONDS)
+    rows = Match.objects.filter(pk__in=match_ids).values_list(
+        "pk", "version", "status", "undelivered_version", "last_action_at"
+    )
+    return {
+        pk: (
+            version,
+            status == Match.Status.ACTIVE
+            and (undelivered == version or (last_action is not None and last_action <= bound)),
+        )
+        for pk, version, status, undelivered, last_action in rows
+    }
+
+
+HEARTBEAT = Heartbeat()

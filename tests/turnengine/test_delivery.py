@@ -1,0 +1,236 @@
+"""Delivery that heals, views in order, the ``sync`` cap and clocks fair to a seat that could not see (embedded
+default: SQLite and the in-memory channel layer; the Redis outage itself is in test_delivery_faults.py)."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.utils import timezone
+
+from tests.servers import free_port
+from tests.turnengine.wsclient import connect, receive, receive_until
+from turnengine import services, timers
+from turnengine.broadcast import MESSAGE_TYPE, broadcast_sync
+from turnengine.heartbeat import HEARTBEAT
+from turnengine.models import Match
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+def _first_bid(match: Match) -> tuple[int, dict]:
+    seat = min(match.rules.awaited(match.state))
+    return seat, next(a for a in match.rules.legal_actions(match.state, seat) if a["type"] == "bid")
+
+
+@database_sync_to_async
+def _move_whose_frames_are_lost(match: Match, users: list, *, ago: timedelta) -> tuple[int, int]:
+    """Commit a move ``ago`` in the past and send nothing, as when the channel layer was down."""
+    seat, bid = _first_bid(match)
+    services.match_commit_action(
+        match_id=match.pk,
+        user=users[seat],
+        expected_version=match.version,
+        action=bid,
+        now=timezone.now() - ago,
+    )
+    match.refresh_from_db()
+    return seat, min(match.rules.awaited(match.state))
+
+
+async def _frames_until(socket, kind: str) -> list[dict]:
+    """Every frame up to and including the first of ``kind``."""
+    frames = []
+    while not frames or frames[-1]["t"] != kind:
+        frames.append(await receive(socket))
+    return frames
+
+
+@pytest.mark.asyncio
+async def test_the_heartbeat_brings_a_socket_left_behind_up_to_date_and_gives_the_late_seat_its_time_back(
+    start_table,
+):
+    match, users = await database_sync_to_async(start_table)("perudo", 2)
+    sockets = [(await connect(f"/ws/match/{match.pk}/", user))[0] for user in users]
+    for socket in sockets:
+        await receive_until(socket, "view")
+    mover, awaited = await _move_whose_frames_are_lost(match, users, ago=timedelta(seconds=10))
+    bank_ms = match.clock["bank"][awaited]
+    before_beat = services.epoch_ms(timezone.now())
+
+    await HEARTBEAT.beat()
+
+    frames = await _frames_until(sockets[awaited], "heartbeat")
+    views = [frame for frame in frames if frame["t"] == "view"]
+    assert [view["v"] for view in views] == [match.version], "exactly one view: the missed version"
+    snapshot = views[0]["d"]
+    assert snapshot["snapshot"] and snapshot["seat"] == awaited and snapshot["legal"]
+    assert frames[-1] == {"t": "heartbeat", "v": match.version, "d": {}}
+    # Its clock starts again from the delivery, with the whole bank it had at the commit (not 10 s less).
+    assert snapshot["clock"]["deadlines"][str(awaited)] >= before_beat + bank_ms
+    await match.arefresh_from_db()
+    assert match.clock["since"][awaited] >= before_beat
+    # The mover's socket was behind too (the move was not made through it): same catch-up, but its clock is stopped.
+    mover_views = [f for f in await _frames_until(sockets[mover], "heartbeat") if f["t"] == "view"]
+    assert [view["v"] for view in mover_views] == [match.version]
+
+    await HEARTBEAT.beat()  # up to date now: the heartbeat, and no view again
+    again = await _frames_until(sockets[awaited], "heartbeat")
+    assert again[-1]["v"] == match.version and [frame for frame in again if frame["t"] == "view"] == []
+    for socket in sockets:
+        await socket.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_a_view_still_within_the_delivery_bound_is_left_alone(start_table):
+    match, users = await database_sync_to_async(start_table)("perudo", 2)
+    socket, _ = await connect(f"/ws/match/{match.pk}/", users[1])
+    await receive_until(socket, "view")
+    _mover, awaited = await _move_whose_frames_are_lost(match, users, ago=timedelta(0))
+    since = match.clock["since"][awaited]
+    # The socket is behind, but the commit is younger than the delivery bound: its view may be on its way, so the
+    # beat sends it nothing (a heartbeat ahead of the view would make the client ask sync for nothing).
+    await HEARTBEAT.beat()
+    frames = []
+    while not await socket.receive_nothing(0.3):
+        frames.append(await receive(socket))
+    assert [frame for frame in frames if frame["t"] in ("view", "heartbeat")] == []
+    await match.arefresh_from_db()
+    assert match.clock["since"][awaited] == since
+    await socket.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_views_never_go_backwards_and_the_movers_own_view_comes_once(start_table):
+    match, users = await database_sync_to_async(start_table)("perudo", 2)
+    seat, bid = _first_bid(match)
+    socket, _ = await connect(f"/ws/match/{match.pk}/", users[seat])
+    old_snapshot = await receive_until(socket, "view")
+    await socket.send_json_to({"t": "act", "v": match.version, "d": bid})
+    own = await receive_until(socket, "view")
+    assert own["v"] == match.version + 1 and not own["d"].get("snapshot")
+    # The relayed copy of the same view, then an older view: neither reaches the socket. A presence frame does.
+    layer = get_channel_layer()
+    relayed = {"type": MESSAGE_TYPE, "text": json.dumps(own, separators=(",", ":"))}
+    await layer.group_send(match.group_name(seat), relayed)
+    stale = {"type": MESSAGE_TYPE, "text": json.dumps(old_snapshot, separators=(",", ":"))}
+    await layer.group_send(match.group_name(seat), stale)
+    presence = services.encode_frame(
+        "presence", match.version, {"players": [], "clock": None, "notice": None}
+    )
+    await layer.group_send(match.group_name("all"), {"type": MESSAGE_TYPE, "text": presence})
+    later = []
+    while not later or later[-1]["t"] != "presence" or later[-1]["d"]["players"]:
+        later.append(await receive(socket))
+    assert [frame["t"] for frame in later if frame["t"] == "view"] == []
+    # A sync is still answered with the version the socket has (a snapshot asked for may repeat it).
+    await socket.send_json_to({"t": "sync"})
+    answer = await receive_until(socket, "view")
+    assert answer["v"] == own["v"] and answer["d"]["snapshot"]
+    await socket.disconnect()
+
+
+def test_view_version_reads_the_version_of_view_frames_only():
+    assert services.view_version(services.encode_frame("view", 41, {"x": 1})) == 41
+    assert services.view_version(services.encode_frame("presence", 41, {})) is None
+    assert services.view_version(services.encode_frame("view", None, {})) is None
+
+
+@pytest.mark.asyncio
+async def test_sync_beyond_the_cap_is_refused_with_sync_limited(start_table, settings):
+    settings.TAPETE_WS_SYNC_PER_SECOND = 0.01
+    settings.TAPETE_WS_SYNC_BURST = 2
+    match, users = await database_sync_to_async(start_table)("perudo", 2)
+    socket, _ = await connect(f"/ws/match/{match.pk}/", users[0])
+    await receive_until(socket, "view")
+    for _ in range(3):
+        await socket.send_json_to({"t": "sync"})
+    error = await receive_until(socket, "error")
+    assert error["d"]["code"] == "sync_limited"
+    await socket.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_a_users_sockets_share_one_sync_cap(start_table, settings):
+    settings.TAPETE_WS_SYNC_PER_USER_PER_SECOND = 0.01
+    settings.TAPETE_WS_SYNC_PER_USER_BURST = 2
+    match, users = await database_sync_to_async(start_table)("perudo", 2)
+    sockets = [(await connect(f"/ws/match/{match.pk}/", users[0]))[0] for _ in range(3)]
+    for socket in sockets:
+        await receive_until(socket, "view")
+        await socket.send_json_to({"t": "sync"})
+    assert (await receive_until(sockets[2], "error"))["d"]["code"] == "sync_limited"
+    for socket in sockets:
+        await socket.disconnect()
+
+
+def _started_blitz(start_table):
+    match, users = start_table("perudo", 2, time_control="blitz")
+    seat, bid = _first_bid(match)
+    update = services.match_apply_action(
+        match_id=match.pk, user=users[seat], expected_version=match.version, action=bid
+    )
+    match.refresh_from_db()
+    return match, users, update
+
+
+def test_a_deadline_waits_while_the_current_version_could_not_be_delivered(start_table):
+    match, _users, _update = _started_blitz(start_table)
+    failed_at = match.deadline_at - timedelta(seconds=1)
+    timers.delivery_failed(match_id=match.pk, version=match.version, now=failed_at)
+    overdue = match.deadline_at + timedelta(seconds=1)
+    assert overdue < failed_at + timers.delivery_hold()
+    assert timers.match_expire(match_id=match.pk, version=match.version, now=overdue) is None
+    assert Match.objects.get(pk=match.pk).version == match.version, (
+        "no timeout while the view was undelivered"
+    )
+    after_hold = failed_at + timers.delivery_hold() + timedelta(seconds=1)
+    assert timers.match_expire(match_id=match.pk, version=match.version, now=after_hold) is not None
+    assert Match.objects.get(pk=match.pk).version == match.version + 1
+
+
+def test_a_failed_delivery_of_an_older_version_holds_nothing(start_table):
+    match, _users, _update = _started_blitz(start_table)
+    timers.delivery_failed(match_id=match.pk, version=match.version - 1)
+    match.refresh_from_db()
+    assert match.undelivered_version is None  # the version had moved on: nothing recorded
+    deadline = match.deadline_at + timedelta(milliseconds=1)
+    assert timers.match_expire(match_id=match.pk, version=match.version, now=deadline) is not None
+
+
+def test_rearming_a_late_seat_gives_it_the_time_it_had_at_the_commit(start_table):
+    match, _users, _update = _started_blitz(start_table)
+    awaited = min(match.rules.awaited(match.state))
+    bank = match.clock["bank"][awaited]
+    delivered = timezone.now() + timedelta(seconds=7)
+    update = timers.seats_rearm(match_id=match.pk, version=match.version, seats={awaited}, now=delivered)
+    assert update is not None and json.loads(next(iter(update.frames.values())))["t"] == "presence"
+    match.refresh_from_db()
+    assert match.deadline_at == delivered.replace(
+        microsecond=delivered.microsecond // 1000 * 1000
+    ) + timedelta(milliseconds=bank)
+    assert timers.seats_rearm(match_id=match.pk, version=match.version - 1, seats={awaited}) is None
+
+
+def test_frames_that_cannot_be_published_do_not_fail_the_move_and_are_recorded(start_table, settings):
+    match, _users, update = _started_blitz(start_table)
+    dead = f"redis://127.0.0.1:{free_port()}"  # nothing listens there: a real connection failure
+    settings.CHANNEL_LAYERS = {
+        "default": {"BACKEND": "turnengine.channel_layer.PubSubChannelLayer", "CONFIG": {"hosts": [dead]}}
+    }
+    assert broadcast_sync(update) is False
+    match.refresh_from_db()
+    assert (match.undelivered_version, match.version) == (update.version, update.version)
+    assert match.undelivered_at is not None
+
+
+def test_frames_the_relay_cannot_take_are_recorded_too(start_table, settings):
+    match, _users, update = _started_blitz(start_table)
+    settings.TAPETE_RELAY_URL = f"http://127.0.0.1:{free_port()}/internal/relay/"
+    settings.TAPETE_RELAY_TOKEN = "token"
+    assert broadcast_sync(update) is False
+    match.refresh_from_db()
+    assert match.undelivered_version == update.version

@@ -21,6 +21,7 @@ from turnengine import chat, services, timers
 from turnengine.broadcast import broadcast
 from turnengine.errors import engine_error
 from turnengine.frames import Act, Chat, ClientMessage, Intent, Mute
+from turnengine.liveness import Presence
 from turnengine.models import Match, Seat
 from turnengine.sockets import (
     CLOSE_NOT_FOUND,
@@ -61,12 +62,13 @@ class MatchConsumer(FrameSocket):
         ]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        if self.seat is None:  # counted before the snapshot is read (services.presence_change says why)
-            await database_sync_to_async(self._presence)(+1)
+        self.presence = Presence(self.scope, self.match.pk, self.seat)
+        if self.seat is None:  # counted before the snapshot is read (presence.connection_open says why)
+            await self.presence.opened()
         await self.accept()
         await self.send(text_data=await database_sync_to_async(self._snapshot)())
         if self.seat is not None:
-            await broadcast(await database_sync_to_async(self._presence)(+1))
+            await self.presence.opened()
 
     def _resolve(self) -> bool:
         self.match = Match.objects.filter(pk=self.match_id).first()
@@ -81,16 +83,13 @@ class MatchConsumer(FrameSocket):
         self.match.refresh_from_db()
         return services.match_snapshot(match=self.match, seat=self.seat)
 
-    def _presence(self, delta: int) -> services.Update:
-        update = services.presence_change(match=self.match, seat=self.seat, delta=delta)
-        self.counted = delta > 0  # a socket that failed before being counted must not uncount another
-        return update
-
     async def closed(self) -> None:
-        for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
-        if getattr(self, "counted", False):
-            await broadcast(await database_sync_to_async(self._presence)(-1))
+        try:
+            for group in getattr(self, "groups_joined", []):
+                await self.channel_layer.group_discard(group, self.channel_name)
+        finally:  # uncounted whatever the channel layer says (else the ticker would count it on)
+            if getattr(self, "presence", None) is not None:
+                await self.presence.closed()
 
     async def handle(self, message: ClientMessage) -> None:
         if isinstance(message, Act):

@@ -62,13 +62,17 @@ class MatchConsumer(FrameSocket):
         ]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        self.presence = Presence(self.scope, self.match.pk, self.seat)
-        if self.seat is None:  # counted before the snapshot is read (presence.connection_open says why)
-            await self.presence.opened()
-        await self.accept()
-        await self.send(text_data=await database_sync_to_async(self._snapshot)())
-        if self.seat is not None:
-            await self.presence.opened()
+        self.presence = Presence(self, self.match.pk, self.seat)
+        try:
+            if self.seat is None:  # counted before the snapshot is read (presence.connection_open says why)
+                await self.presence.opened()
+            await self.accept()
+            await self.send(text_data=await database_sync_to_async(self._snapshot)())
+            if self.seat is not None:
+                await self.presence.opened()
+        except BaseException:
+            await self.presence.closed()  # the socket will not live: uncount it whatever the close does
+            raise
 
     def _resolve(self) -> bool:
         self.match = Match.objects.filter(pk=self.match_id).first()

@@ -19,6 +19,7 @@ import logging
 import os
 import socket
 import uuid
+import weakref
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -98,14 +99,17 @@ async def send(update: Update) -> None:
 
 
 class Presence:
-    """One socket at a table, counted while it is open: :meth:`opened` after joining the table's groups (for a
-    spectator, before its snapshot is read), :meth:`closed` when it closes."""
+    """One socket of ``consumer`` at a table, counted while it is open: :meth:`opened` after joining the table's
+    groups (for a spectator, before its snapshot is read), :meth:`closed` when it closes."""
 
-    def __init__(self, scope: dict, match_id: int, seat: int | None) -> None:
-        self.life = current_life(scope)
+    def __init__(self, consumer, match_id: int, seat: int | None) -> None:
+        self.life = current_life(consumer.scope)
         self.key = uuid.uuid4().hex
         self.match_id, self.seat = match_id, seat
         self.life.live[self.key] = (match_id, seat)
+        # Should the consumer die without closing (an exception out of a handler), its socket stops counting
+        # here once the consumer is collected, and the ticker closes its row.
+        weakref.finalize(consumer, self.life.live.pop, self.key, None)
 
     async def opened(self) -> None:
         self.life.ensure_ticking()

@@ -198,4 +198,6 @@ def _connection_changed(match: Match, seat: int, count: int, *, closed: bool, no
 
 def record_notice(match: Match, notice: dict) -> None:
     """Keep a connection line of the table's log (inside the transaction that caused it), at the match's version."""
+    if notice["type"] not in NOTICE_TYPES:  # the vocabulary docs/protocol.md documents, and table.js writes out
+        raise ValueError(f"unknown presence notice {notice['type']!r}")
     PresenceNotice.objects.create(match=match, version=match.version, notice=notice)

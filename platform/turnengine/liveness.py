@@ -92,8 +92,12 @@ def process_name(scope: dict) -> str:
 
 
 async def send(update: Update) -> None:
+    """Publish a presence update; a channel layer that fails or hangs (Redis away) must not stop the ticker, which
+    would then miss its ticks and be given up for dead."""
+    if not update.frames:
+        return
     try:
-        await broadcast(update)
+        await asyncio.wait_for(broadcast(update), max(1.0, settings.TAPETE_PRESENCE_TICK_SECONDS))
     except Exception as error:  # noqa: BLE001  (counted in the database all the same; pages resync)
         logger.warning("presence frame not sent: %s", type(error).__name__)
 

@@ -4,9 +4,9 @@ log, and after reloading that page the line is still there, in its place before 
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 
 from lobby import services as lobby
+from tests.e2e.test_table_layout_e2e import _login
 from turnengine import services
 
 pytestmark = pytest.mark.e2e
@@ -15,18 +15,6 @@ pytestmark = pytest.mark.e2e
 @pytest.fixture
 def players(make_user, transactional_db):
     return [make_user() for _ in range(2)]
-
-
-def _page(browser, live_url, user):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_url)
-    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_url}])
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return context, page, errors
 
 
 def _log_lines(page) -> list[str]:
@@ -45,8 +33,8 @@ def test_a_lost_connection_line_is_still_in_the_log_after_a_reload(browser, live
     lobby.table_join(user=players[1], match_id=match.pk)
     lobby.table_start(user=players[0], match_id=match.pk)
     match.refresh_from_db()
-    gone_context, gone_page, _ = _page(browser, live_url, players[0])
-    context, page, errors = _page(browser, live_url, players[1])
+    gone_context, gone_page, _ = _login(browser, live_url, players[0])
+    context, page, errors = _login(browser, live_url, players[1])
     try:
         for each in (gone_page, page):
             each.goto(f"/table/{match.pk}/")

@@ -150,19 +150,17 @@ def test_a_killed_daphne_leaves_no_one_online_and_its_players_come_back_on_the_o
     )  # the seat the game awaits among them: its grace must start
     (stayer,) = set(range(3)) - set(on_doomed)
 
+    def everyone_online():
+        facts = _facts(match.pk)
+        return facts["seats"] == {seat: (1, None) for seat in range(3)} and facts["spectators"] == 1
+
     async def scenario(started):
         sockets = {seat: await match_socket(doomed, match.pk, keys[seat]) for seat in on_doomed}
         sockets[stayer] = await match_socket(survivor, match.pk, keys[stayer])
         spectator = await match_socket(doomed, match.pk, keys[3])
         for socket in [*sockets.values(), spectator]:
             await _next(socket, "view")
-        await _until(
-            lambda: (
-                _facts(match.pk)["seats"] == {seat: (1, None) for seat in range(3)}
-                and _facts(match.pk)["spectators"] == 1
-            ),
-            "everyone counted",
-        )
+        await _until(everyone_online, "everyone counted")
 
         os.killpg(started["daphne:doomed"].pid, signal.SIGKILL)
         killed_at = services.epoch_ms(timezone.now())
@@ -194,13 +192,7 @@ def test_a_killed_daphne_leaves_no_one_online_and_its_players_come_back_on_the_o
         spectator = await match_socket(survivor, match.pk, keys[3])
         views = {seat: await _next(sockets[seat], "view") for seat in on_doomed}
         await _next(spectator, "view")
-        await _until(
-            lambda: (
-                _facts(match.pk)["seats"] == {seat: (1, None) for seat in range(3)}
-                and _facts(match.pk)["spectators"] == 1
-            ),
-            "everyone online again",
-        )
+        await _until(everyone_online, "everyone online again")
         mover = views[awaited]
         await sockets[awaited].send(json.dumps({"t": "act", "v": mover["v"], "d": mover["d"]["legal"][0]}))
         seen = await _next(spectator, "view")

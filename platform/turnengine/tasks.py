@@ -1,4 +1,4 @@
-"""Celery tasks of the turn engine: thin adapters over ``turnengine.timers`` (and ``turnengine.presence``, for the sweep)."""
+"""Celery tasks of the turn engine: thin adapters over ``turnengine.timers`` and ``turnengine.presence``."""
 
 import logging
 

@@ -4,6 +4,7 @@ and PostgreSQL (skipped without them, like CI's first pass runs them).
 * ``kill -9`` of a daphne while seats and a spectator are connected to it: once the sweeper has run, those seats
   are offline with their grace started, the others online, the spectators counted right; reconnected to the other
   process, they are online again and the spectator gets the next move.
+* a daphne restarted on its port after ``kill -9`` closes its previous life's connections itself, with no sweeper.
 * PostgreSQL's connections dropped and cut off (behind ``tests.faults.TcpProxy``) while sockets open and close:
   afterwards every count is exactly the sockets open, no open socket was lost, and no server raised.
 
@@ -308,3 +309,50 @@ def test_dropped_database_connections_leave_exact_counts_and_no_open_socket_lost
             asyncio.run(scenario(list(ports.values()), proxy))
     wait_for_other_database_sessions(connection)
     assert not _tracebacks(since), "a server raised"
+
+
+def test_a_daphne_restarted_after_kill_9_closes_its_previous_lifes_connections_without_the_sweeper(
+    start_table, make_user
+):
+    match, users = start_table("perudo", 2)
+    watcher = make_user()
+    keys = [make_session_key(user) for user in [*users, watcher]]
+    env = child_env(_env(database_url(connection)))  # no Celery worker: no sweeper
+    port = free_port()
+
+    async def before_the_kill():
+        sockets = [await match_socket(port, match.pk, key) for key in keys[:2]]
+        for socket in sockets:
+            await _next(socket, "view")
+        await _until(lambda: _facts(match.pk)["rows"] == [0, 1], "both seats counted")
+        return sockets
+
+    async def after_the_restart():
+        watching = await match_socket(
+            port, match.pk, keys[2]
+        )  # the new life's first socket starts its ticker
+        await _next(watching, "view")
+
+        def settled():
+            facts = _facts(match.pk)
+            return (
+                facts if facts["rows"] == [-1] and all(facts["seats"][seat][1] for seat in (0, 1)) else None
+            )
+
+        facts = await _until(settled, "the previous life's seats offline", bound=15)
+        assert facts["seats"] == {seat: (0, facts["seats"][seat][1]) for seat in (0, 1)}
+        await watching.close()
+
+    loop = asyncio.new_event_loop()
+    try:
+        with processes({"daphne:first": (daphne_command(port), env)}, {"daphne:first": port}) as started:
+            sockets = loop.run_until_complete(before_the_kill())
+            os.killpg(started["daphne:first"].pid, signal.SIGKILL)
+            started["daphne:first"].wait()
+        for socket in sockets:
+            loop.run_until_complete(socket.close())
+        with processes({"daphne:again": (daphne_command(port), env)}, {"daphne:again": port}):
+            loop.run_until_complete(after_the_restart())
+    finally:
+        loop.close()
+    wait_for_other_database_sessions(connection)

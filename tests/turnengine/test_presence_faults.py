@@ -1,5 +1,5 @@
 """Presence stays true through faults, on the real stack: two daphne processes, a Celery worker with its beat, Redis
-and PostgreSQL (skipped without them, like CI's first pass runs them).
+and PostgreSQL (skipped without them; CI runs them).
 
 * ``kill -9`` of a daphne while seats and a spectator are connected to it: once the sweeper has run, those seats
   are offline with their grace started, the others online, the spectators counted right; reconnected to the other

@@ -129,3 +129,24 @@ def play_bid_then_dudo(match, users) -> None:
         match_id=match.pk, user=users[caller], expected_version=match.version, action={"type": "dudo"}
     )
     match.refresh_from_db()
+
+
+TEST_PROCESS = ("test-process", "test-host:pid-test")
+_open_sockets: dict[tuple[int, int | None], list[str]] = {}
+
+
+def socket_presence(match: Match, seat: int | None, delta: int) -> services.Update:
+    """Open (+1) a socket of ``seat`` (None: a spectator) at ``match``, or close (-1) its latest one, through
+    ``turnengine.presence`` as the consumer does, held by one made-up server process."""
+    from turnengine import presence
+
+    keys = _open_sockets.setdefault((match.pk, seat), [])
+    if delta > 0:
+        keys.append(uuid.uuid4().hex)
+        process_id, process_name = TEST_PROCESS
+        return presence.connection_open(
+            key=keys[-1], process_id=process_id, process_name=process_name, match_id=match.pk, seat=seat
+        )
+    key = keys.pop() if keys else uuid.uuid4().hex  # closing a socket never opened changes nothing
+    return presence.connection_close(key=key, match_id=match.pk, seat=seat)
+

@@ -238,6 +238,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER", False)
 TAPETE_SWEEP_SECONDS = float(os.environ.get("TAPETE_SWEEP_SECONDS", "15"))
+# Presence (turnengine.presence): each ASGI process says it is alive this often; the sweeper closes the connections
+# of a process not heard from for three of these.
+TAPETE_PRESENCE_TICK_SECONDS = float(os.environ.get("TAPETE_PRESENCE_TICK_SECONDS", "5"))
 # Guest accounts (accounts/guests.py): removed after this long without a log-in or a move, checked this often.
 TAPETE_GUEST_TTL_SECONDS = int(os.environ.get("TAPETE_GUEST_TTL_SECONDS", str(7 * 24 * 3600)))
 TAPETE_GUEST_CLEANUP_SECONDS = float(os.environ.get("TAPETE_GUEST_CLEANUP_SECONDS", "3600"))

@@ -24,6 +24,7 @@ from turnengine.delivery import OrderedViews
 from turnengine.errors import engine_error
 from turnengine.frames import Act, Chat, ClientMessage, Intent, Mute
 from turnengine.heartbeat import HEARTBEAT
+from turnengine.liveness import Presence
 from turnengine.models import Match, Seat
 from turnengine.sockets import (
     CLOSE_NOT_FOUND,
@@ -65,14 +66,19 @@ class MatchConsumer(OrderedViews, FrameSocket):
         ]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        if self.seat is None:  # counted before the snapshot is read (services.presence_change says why)
-            await database_sync_to_async(self._presence)(+1)
-        await self.accept()
-        self.start_delivery(self._user_sync_bucket())
-        await self.catch_up()
-        HEARTBEAT.add(self)
-        if self.seat is not None:
-            await broadcast(await database_sync_to_async(self._presence)(+1))
+        self.presence = Presence(self, self.match.pk, self.seat)
+        try:
+            if self.seat is None:  # counted before the snapshot is read (presence.connection_open says why)
+                await self.presence.opened()
+            await self.accept()
+            self.start_delivery(self._user_sync_bucket())
+            await self.catch_up()
+            HEARTBEAT.add(self)
+            if self.seat is not None:
+                await self.presence.opened()
+        except BaseException:
+            await self.presence.closed()  # the socket will not live: uncount it whatever the close does
+            raise
 
     def _resolve(self) -> bool:
         self.match = Match.objects.filter(pk=self.match_id).first()
@@ -98,18 +104,15 @@ class MatchConsumer(OrderedViews, FrameSocket):
             burst=settings.TAPETE_WS_SYNC_PER_USER_BURST,
         )
 
-    def _presence(self, delta: int) -> services.Update:
-        update = services.presence_change(match=self.match, seat=self.seat, delta=delta)
-        self.counted = delta > 0  # a socket that failed before being counted must not uncount another
-        return update
-
     async def closed(self) -> None:
         HEARTBEAT.discard(self)
         self.stop_delivery()
-        for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
-        if getattr(self, "counted", False):
-            await broadcast(await database_sync_to_async(self._presence)(-1))
+        try:
+            for group in getattr(self, "groups_joined", []):
+                await self.channel_layer.group_discard(group, self.channel_name)
+        finally:  # uncounted whatever the channel layer says (else the ticker would count it on)
+            if getattr(self, "presence", None) is not None:
+                await self.presence.closed()
 
     async def handle(self, message: ClientMessage) -> None:
         if isinstance(message, Act):

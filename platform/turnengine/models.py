@@ -75,7 +75,8 @@ class Match(models.Model):
         related_name="rematch",
         verbose_name=_("rematch of"),
     )
-    # Open spectator sockets: a move builds and sends the spectators' frame only while someone watches.
+    # Open spectator sockets: a move builds and sends the spectators' frame only while someone watches. Derived:
+    # the count of the match's spectator ``Connection`` rows, rewritten under the match's lock (turnengine.presence).
     spectator_connections = models.PositiveIntegerField(_("spectators connected"), default=0, editable=False)
     # A version whose frames could not be published (the channel layer was down): its deadlines wait until the
     # sockets have been brought up to date (turnengine.delivery).
@@ -117,6 +118,7 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
     )
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+    # Derived: the count of the seat's ``Connection`` rows, rewritten under the match's lock (turnengine.presence).
     connections = models.PositiveIntegerField(_("open connections"), default=0)
     abandoned = models.BooleanField(
         _("abandoned"), default=False, help_text=_("Left a ranked game before its end (ratings count it).")
@@ -134,6 +136,69 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} seat {self.index}: {self.user}"
+
+
+class ServerProcess(models.Model):
+    """One life of an ASGI server process that holds sockets: its ticker refreshes ``seen_at`` every few seconds,
+    and the sweeper closes the connections of a life not seen for a while (``turnengine.presence``). ``name``
+    (host and listening port) is the same for the next life of the same server, which closes the rows of the
+    previous one when it starts."""
+
+    id = models.CharField(_("process"), max_length=32, primary_key=True)
+    name = models.CharField(_("server"), max_length=200, db_index=True)
+    started_at = models.DateTimeField(_("started"))
+    seen_at = models.DateTimeField(_("last seen"))
+
+    class Meta:
+        verbose_name = _("server process")
+        verbose_name_plural = _("server processes")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.id})"
+
+
+class Connection(models.Model):
+    """One open socket at a table: a seat's (``seat``) or a spectator's (``seat`` null), held by one server
+    process. Presence is counted from these rows, never bumped up and down."""
+
+    key = models.CharField(_("socket"), max_length=32, primary_key=True)
+    process = models.ForeignKey(
+        ServerProcess, on_delete=models.CASCADE, related_name="connections", verbose_name=_("server process")
+    )
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="connections", verbose_name=_("match"), db_index=False
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    opened_at = models.DateTimeField(_("opened"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("connection")
+        verbose_name_plural = _("connections")
+        indexes = [models.Index(fields=["match", "seat"], name="connection_match_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} seat {self.seat}: {self.key}"
+
+
+class PresenceNotice(models.Model):
+    """A connection line of a table's log (a seat disconnected, reconnected, left, came back), kept so that the
+    log a reloaded page rebuilds from the snapshot has it in its place: after every logged action of ``version``
+    and before those of the next."""
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="presence_notices", verbose_name=_("match")
+    )
+    version = models.PositiveIntegerField(_("version"))
+    notice = models.JSONField(_("notice"), help_text=_("As sent in the presence frame: type, seat, back."))
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("connection notice")
+        verbose_name_plural = _("connection notices")
+        ordering = ["match", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} v{self.version}: {self.notice.get('type')} seat {self.notice.get('seat')}"
 
 
 class AppendOnlyModel(models.Model):

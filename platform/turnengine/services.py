@@ -18,7 +18,6 @@ from datetime import UTC, datetime, timedelta
 import orjson
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from tapete_sdk.plugin import CHANCE, RulesError, canonical_action, replay
 
@@ -29,7 +28,7 @@ from ratings.services import rating_apply_outcome
 from turnengine import bot_seats, clocks, match_sql
 from turnengine.chat import recent_chat
 from turnengine.errors import EngineError, engine_error
-from turnengine.models import Match, MatchAction, Seat
+from turnengine.models import Match, MatchAction, PresenceNotice, Seat
 from turnengine.signals import announce_finish
 
 
@@ -342,7 +341,7 @@ def seat_payload(match: Match, seat: int | None, events: list[dict], meta: dict 
 def build_update(match: Match, logged: list[MatchAction]) -> Update:
     events = [event for row in logged for event in row.events]
     meta = match_meta(match)
-    watched = match.spectator_connections > 0  # read under the match's row lock: see presence_change
+    watched = match.spectator_connections > 0  # read under the match's row lock: see presence.connection_open
     update = Update(match_id=match.pk, version=match.version)
     for seat in [*range(match.num_players), *([None] if watched else [])]:
         update.frames[match.group_name(seat)] = encode_frame(
@@ -353,9 +352,8 @@ def build_update(match: Match, logged: list[MatchAction]) -> Update:
 
 def match_snapshot(*, match: Match, seat: int | None, chat_limit: int = 50, extra: dict | None = None) -> str:
     """The full frame a client gets on connect and on ``sync``: view, legal actions, its whole log, seats, chat."""
-    rows = MatchAction.objects.filter(match=match).order_by("step").values_list("events", flat=True)
-    log = [event for events in rows for event in events]
-    data = seat_payload(match, seat, log) if match.state is not None else {**match_meta(match), "seat": seat}
+    log = table_log(match) if match.state is not None else None
+    data = seat_payload(match, seat, log) if log is not None else {**match_meta(match), "seat": seat}
     data.update(
         {
             "snapshot": True,
@@ -367,6 +365,28 @@ def match_snapshot(*, match: Match, seat: int | None, chat_limit: int = 50, extr
     )
     data.update(extra or {})
     return encode_frame("view", match.version, data)
+
+
+# A reloaded page gets at most this many of the table's connection lines (the most recent), so a player whose
+# connection comes and goes all game long cannot make every snapshot grow without end.
+SNAPSHOT_NOTICES = 200
+
+
+def table_log(match: Match) -> list[dict]:
+    """The table's whole log: every logged action's events, with the connection lines (``PresenceNotice``) in
+    their place, each after the actions of the version it happened at."""
+    rows = MatchAction.objects.filter(match=match).order_by("step").values_list("version", "events")
+    recent = PresenceNotice.objects.filter(match=match).order_by("-pk")
+    notices = list(recent.values_list("version", "notice")[:SNAPSHOT_NOTICES])
+    notices.reverse()
+    log, next_notice = [], 0
+    for version, events in rows:
+        while next_notice < len(notices) and notices[next_notice][0] < version:
+            log.append(notices[next_notice][1])
+            next_notice += 1
+        log.extend(events)
+    log.extend(notice for _version, notice in notices[next_notice:])
+    return log
 
 
 def seats_public(match: Match) -> list[dict]:
@@ -392,63 +412,13 @@ def seats_public(match: Match) -> list[dict]:
     ]
 
 
-# --- chat and presence ----------------------------------------------------------------------------------------
-
-
-def presence_change(*, match: Match, seat: int | None, delta: int) -> Update:
-    """Count a connection opening (+1) or closing (-1). A seat's: tell the table who is online. A spectator's: moves
-    build the spectators' frame only while this count is above zero, so a spectator is counted after joining the
-    spectators' group and before reading the snapshot. The count is an UPDATE of the match row, which waits for a
-    move holding the row's lock: a move committed before it is in the snapshot, and a move after it sees the
-    count and sends the frame."""
-    at_least = max(0, -delta)  # the counts never go below zero (a duplicate close)
-    if seat is None:
-        Match.objects.filter(pk=match.pk, spectator_connections__gte=at_least).update(
-            spectator_connections=F("spectator_connections") + delta
-        )
-        return Update()
-    with transaction.atomic():
-        locked = Match.objects.select_for_update().get(pk=match.pk)
-        Seat.objects.filter(match=locked, index=seat, connections__gte=at_least).update(
-            connections=F("connections") + delta
-        )
-        connections = Seat.objects.filter(match=locked, index=seat).values_list("connections", flat=True)[0]
-        notice = None
-        if locked.status == Match.Status.ACTIVE and locked.clock:
-            notice = _connection_changed(locked, seat, delta, connections)
-    return presence_frames(locked, notice=notice)
-
-
-def _connection_changed(match: Match, seat: int, delta: int, connections: int) -> dict | None:
-    """A seat's last socket closed (it is offline from now: the grace starts if the game awaits it) or its first
-    one opened again (it takes its seat back at once, unless its player left the game). Returns the notice for
-    everyone's log."""
-    now = timezone.now()
-    clock = match.clock
-    if delta < 0 and connections == 0:
-        clocks.set_offline(clock, seat, epoch_ms(now))
-        notice = {"type": "disconnected", "seat": seat}
-    elif delta > 0 and connections == 1 and clocks.offline_since(clock, seat) is not None:
-        clocks.set_offline(clock, seat, None)
-        notice = {"type": "reconnected", "seat": seat}
-        if clock["absent"][seat] and not clocks.has_left(clock, seat):
-            clock["absent"][seat] = False  # absent through timeouts while away: back with the connection
-            clock["timeouts"][seat] = 0
-            notice["back"] = True
-    else:
-        return None
-    deadline = clocks.next_deadline(clock, time_control(match))
-    match.deadline_at = None if deadline is None else datetime.fromtimestamp(deadline / 1000, tz=UTC)
-    match.save(update_fields=["clock", "deadline_at"])
-    if match.deadline_at is not None:
-        schedule_deadline(match)
-    return notice
+# --- presence ---------------------------------------------------------------------------------------------------
 
 
 def presence_frames(match: Match, notice: dict | None = None) -> Update:
     """Who is online, offline (since when) and absent, with the clocks (a disconnection moves a deadline), for
     everyone at the table; ``notice`` is what changed, for the log ({type, seat}: disconnected, reconnected,
-    left, back, absent)."""
+    left, back; kept by ``presence.record_notice``)."""
     data = {"players": seats_public(match), "clock": clock_payload(match), "notice": notice}
     return Update({match.group_name("all"): encode_frame("presence", match.version, data)})
 

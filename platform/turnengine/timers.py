@@ -17,7 +17,7 @@
   (:func:`seats_rearm`, ``turnengine.heartbeat``).
 * :func:`sweep` (Celery beat) queues the deadlines that come near (a commit queues its deadline itself only when
   it falls within two sweeps), re-queues deadlines and bot moves whose task was lost, and closes tables nobody
-  started.
+  started. The same beat task closes the connections of dead server processes (``presence.sweep_dead_processes``).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from django.utils import timezone
 from tapete_sdk.plugin import Outcome
 
 from ratings.services import rating_apply_outcome
-from turnengine import clocks, services
+from turnengine import clocks, presence, services
 from turnengine.errors import engine_error
 from turnengine.models import Match, Seat
 from turnengine.signals import announce_finish
@@ -142,7 +142,9 @@ def seat_reclaim(*, match_id: int, user, now: datetime | None = None) -> service
         match.clock["timeouts"][seat] = 0
         clocks.set_left(match.clock, seat, False)
         match.save(update_fields=["clock"])
-    return services.presence_frames(match, notice={"type": "back", "seat": seat})
+        notice = {"type": "back", "seat": seat}
+        presence.record_notice(match, notice)
+    return services.presence_frames(match, notice=notice)
 
 
 def seat_leave(*, match_id: int, user, now: datetime | None = None) -> services.Update:
@@ -162,8 +164,10 @@ def seat_leave(*, match_id: int, user, now: datetime | None = None) -> services.
             Seat.objects.filter(match=match, index=seat).update(abandoned=True)
         logged = services.advance(match, match.rules, None, None, now)
         services.persist(match, logged, now)
+        notice = {"type": "left", "seat": seat}
+        presence.record_notice(match, notice)
     update = services.build_update(match, logged)
-    update.frames.update(services.presence_frames(match, notice={"type": "left", "seat": seat}).frames)
+    update.frames.update(services.presence_frames(match, notice=notice).frames)
     return update
 
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from ratings.models import RatingChange
-from tests.conftest import play_bid_then_dudo
+from tests.conftest import play_bid_then_dudo, socket_presence
 from turnengine import clocks, services, timers
 from turnengine.models import Match
 
@@ -20,7 +20,7 @@ def _frame(update, match, group="all"):
 
 
 def _connect(match, seat, delta):
-    return services.presence_change(match=match, seat=seat, delta=delta)
+    return socket_presence(match, seat, delta)
 
 
 def _awaited(match):

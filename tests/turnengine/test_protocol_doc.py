@@ -67,3 +67,12 @@ def test_every_close_reason_fits_in_a_close_frame():
         with translation.override(language):
             for code in CLOSE_ERRORS.values():
                 assert len(str(MESSAGES[code]).encode()) <= 123  # RFC 6455: a close frame's reason
+
+
+def test_the_presence_notices_are_the_ones_the_server_sends():
+    from turnengine.presence import NOTICE_TYPES
+
+    row = next(line for line in DOC.splitlines() if line.startswith("| `presence` |"))
+    documented = re.search(r"`\{\"type\": (.+?), \"seat\"\}`", row).group(1)
+    assert set(re.findall(r'"(\w+)"', documented)) == set(NOTICE_TYPES)
+

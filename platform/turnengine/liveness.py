@@ -1,0 +1,142 @@
+"""This server process's table sockets and its presence ticker: the process side of ``turnengine.presence``.
+
+A process keeps in memory the sockets it really holds (:class:`ProcessLife`, one per event loop: an ASGI server
+runs one for its whole life). One asyncio task per life, the ticker, started with the first socket, tells the
+database every ``TAPETE_PRESENCE_TICK_SECONDS`` that the process is alive and brings its connection rows in line
+with those sockets (``presence.process_tick``): an open or a close whose database write failed is settled at the
+next tick, and if the sweeper gave the process up for dead (a stall longer than its bound) its sockets are counted
+again. The ticker stops once the process holds no socket and no row, and starts again with the next socket.
+
+The process's name (host, address and port it listens on) is the same for the next life of the same server, which
+closes the rows of the previous life on its first tick: a daphne restarted after ``kill -9`` does not wait for the
+sweeper. Without a listening port (a test's in-process server) the name holds the process id instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import uuid
+import weakref
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+from turnengine import presence
+from turnengine.broadcast import broadcast
+from turnengine.services import Update
+
+logger = logging.getLogger("tapete.presence")
+
+
+class ProcessLife:
+    def __init__(self, name: str, loop: asyncio.AbstractEventLoop) -> None:
+        self.id = uuid.uuid4().hex
+        self.name = name
+        self.loop = loop
+        self.started_at = timezone.now()
+        self.live: dict[str, tuple[int, int | None]] = {}  # socket key -> (match, seat or None)
+        self.ticker: asyncio.Task | None = None
+        self.ticked = False
+        self.emptied = asyncio.Event()
+
+    def ensure_ticking(self) -> None:
+        if self.ticker is None or self.ticker.done():
+            self.ticker = self.loop.create_task(self._tick_forever(), name="tapete-presence-ticker")
+
+    async def _tick_forever(self) -> None:
+        while True:
+            self.emptied.clear()
+            live = dict(self.live)
+            try:
+                updates = await database_sync_to_async(presence.process_tick)(
+                    process_id=self.id,
+                    process_name=self.name,
+                    started_at=self.started_at,
+                    live=live,
+                    first=not self.ticked,
+                )
+            except Exception as error:  # noqa: BLE001  (the database is away: try again at the next tick)
+                logger.warning("presence tick of %s failed with %s", self.name, type(error).__name__)
+            else:
+                self.ticked = True
+                for update in updates:
+                    await send(update)
+                if not live and not self.live:
+                    return  # nothing held, nothing left in the database: the next socket starts a new ticker
+            try:
+                await asyncio.wait_for(self.emptied.wait(), settings.TAPETE_PRESENCE_TICK_SECONDS)
+            except TimeoutError:
+                pass
+
+
+_life: ProcessLife | None = None
+
+
+def current_life(scope: dict) -> ProcessLife:
+    """This process's life in the running event loop (a new loop, as in tests, is a new life)."""
+    global _life
+    loop = asyncio.get_running_loop()
+    if _life is None or _life.loop is not loop:
+        _life = ProcessLife(process_name(scope), loop)
+    return _life
+
+
+def process_name(scope: dict) -> str:
+    server = scope.get("server")
+    where = f"{server[0]}:{server[1]}" if server and len(server) > 1 and server[1] else f"pid{os.getpid()}"
+    return f"{socket.gethostname()}:{where}"[:200]
+
+
+async def send(update: Update) -> None:
+    """Publish a presence update; a channel layer that fails or hangs (Redis away) must not stop the ticker, which
+    would then miss its ticks and be given up for dead."""
+    if not update.frames:
+        return
+    try:
+        await asyncio.wait_for(broadcast(update), max(1.0, settings.TAPETE_PRESENCE_TICK_SECONDS))
+    except Exception as error:  # noqa: BLE001  (counted in the database all the same; pages resync)
+        logger.warning("presence frame not sent: %s", type(error).__name__)
+
+
+class Presence:
+    """One socket of ``consumer`` at a table, counted while it is open: :meth:`opened` after joining the table's
+    groups (for a spectator, before its snapshot is read), :meth:`closed` when it closes."""
+
+    def __init__(self, consumer, match_id: int, seat: int | None) -> None:
+        self.life = current_life(consumer.scope)
+        self.key = uuid.uuid4().hex
+        self.match_id, self.seat = match_id, seat
+        self.life.live[self.key] = (match_id, seat)
+        # Should the consumer die without closing (an exception out of a handler), its socket stops counting
+        # here once the consumer is collected, and the ticker closes its row.
+        weakref.finalize(consumer, self.life.live.pop, self.key, None)
+
+    async def opened(self) -> None:
+        self.life.ensure_ticking()
+        update = await database_sync_to_async(presence.connection_open)(
+            key=self.key,
+            process_id=self.life.id,
+            process_name=self.life.name,
+            match_id=self.match_id,
+            seat=self.seat,
+        )
+        await send(update)
+
+    async def closed(self) -> None:
+        if self.life.live.pop(self.key, None) is None:
+            return
+        if not self.life.live:
+            self.life.emptied.set()
+        try:
+            update = await database_sync_to_async(presence.connection_close)(
+                key=self.key, match_id=self.match_id, seat=self.seat
+            )
+        except Exception as error:  # noqa: BLE001  (the ticker settles it once the database answers)
+            logger.warning("presence close left to the next tick: %s", type(error).__name__)
+            self.life.ensure_ticking()
+            return
+        await send(update)

@@ -1,0 +1,203 @@
+"""Who is at a table, counted from live connections: a seat is online while a socket of its player is open.
+
+Each open socket is a ``Connection`` row held by one life of an ASGI server process (``ServerProcess``). Presence
+is never bumped up and down: every change inserts or deletes rows and then **recounts** the seat's (or the
+spectators') rows under the match's row lock, writing the count to ``Seat.connections`` (what "online" reads) or
+``Match.spectator_connections`` (what a move reads, under the same lock, to decide whether to build the
+spectators' frame). So a count cannot drift from the rows, and rows cannot outlive their sockets:
+
+* a socket that closes deletes its row (:func:`connection_close`);
+* each process refreshes its ``seen_at`` every ``TAPETE_PRESENCE_TICK_SECONDS`` and reconciles its rows with the
+  sockets it really holds (:func:`process_tick`, driven by ``turnengine.liveness``), so a close or an open whose
+  database write failed (PostgreSQL dropped its connections) is settled at the next tick;
+* the sweeper (Celery beat, ``turnengine.tasks.sweep_deadlines``) closes every connection of a process not seen for
+  ``DEAD_AFTER_TICKS`` ticks (``kill -9``, a lost machine: :func:`sweep_dead_processes`);
+* the next life of the same server (same host and port) closes the rows of its previous life when it starts.
+
+Each of these settles a seat exactly as a socket's own close does: when its last connection goes, it is offline
+from then on (the real-time grace starts if the game awaits it), everyone gets a ``presence`` frame and the log a
+``disconnected`` line; when its first one comes back, ``reconnected``. The log's connection lines are kept
+(``PresenceNotice``), so a reloaded page shows them in their place (``services.match_snapshot``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from turnengine import clocks, services
+from turnengine.models import Connection, Match, PresenceNotice, Seat, ServerProcess
+
+DEAD_AFTER_TICKS = 3
+NOTICE_TYPES = ("disconnected", "reconnected", "left", "back")  # the ``notice`` of a presence frame
+
+
+def connection_open(
+    *,
+    key: str,
+    process_id: str,
+    process_name: str,
+    match_id: int,
+    seat: int | None,
+    now: datetime | None = None,
+) -> services.Update:
+    """Count a socket that opened (idempotent: a key already counted changes nothing). A spectator's is counted
+    before its snapshot is read: a move committed before this is in the snapshot, and a move after it reads the
+    count under the match's lock and sends the spectators' frame."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        _process_seen(process_id, process_name, now)
+        return _settle(
+            match_id,
+            seat,
+            add=Connection(key=key, process_id=process_id, match_id=match_id, seat=seat),
+            now=now,
+        )
+
+
+def connection_close(*, key: str, match_id: int, seat: int | None) -> services.Update:
+    """Uncount a socket that closed (idempotent: an unknown key changes nothing)."""
+    return _settle(match_id, seat, remove=[key])
+
+
+def process_tick(
+    *,
+    process_id: str,
+    process_name: str,
+    started_at: datetime,
+    live: Mapping[str, tuple[int, int | None]],
+    first: bool = False,
+    now: datetime | None = None,
+) -> list[services.Update]:
+    """One tick of a process's liveness: refresh its ``seen_at`` (registering it again if the sweeper had given
+    it up for dead), then make its rows match ``live`` (key -> (match, seat) of the sockets it holds): open the
+    missing ones, close the others. On a life's ``first`` tick, close the rows of this server's previous lives."""
+    now = now or timezone.now()
+    updates = []
+    if first:
+        for previous in (
+            ServerProcess.objects.filter(name=process_name)
+            .exclude(pk=process_id)
+            .values_list("pk", flat=True)
+        ):
+            updates += close_process(previous)
+            ServerProcess.objects.filter(pk=previous).delete()
+    if not ServerProcess.objects.filter(pk=process_id).update(seen_at=now):
+        ServerProcess.objects.create(pk=process_id, name=process_name, started_at=started_at, seen_at=now)
+    held = dict(Connection.objects.filter(process_id=process_id).values_list("key", "match_id"))
+    for key, (match_id, seat) in live.items():
+        if key not in held:
+            updates.append(
+                connection_open(
+                    key=key,
+                    process_id=process_id,
+                    process_name=process_name,
+                    match_id=match_id,
+                    seat=seat,
+                    now=now,
+                )
+            )
+    gone = Connection.objects.filter(process_id=process_id).exclude(key__in=list(live))
+    updates += _close_rows(gone.values_list("key", "match_id", "seat"))
+    return updates
+
+
+def sweep_dead_processes(*, now: datetime | None = None) -> list[services.Update]:
+    """Close every connection of the processes not seen for ``DEAD_AFTER_TICKS`` ticks, and forget them."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=DEAD_AFTER_TICKS * settings.TAPETE_PRESENCE_TICK_SECONDS)
+    updates = []
+    for process_id in ServerProcess.objects.filter(seen_at__lt=cutoff).values_list("pk", flat=True):
+        updates += close_process(process_id)
+        # Unless it came back meanwhile (a stalled process's next tick registers it again).
+        ServerProcess.objects.filter(pk=process_id, seen_at__lt=cutoff).delete()
+    return updates
+
+
+def close_process(process_id: str) -> list[services.Update]:
+    """Close every connection a process life held, seat by seat, each as that socket's own close would."""
+    return _close_rows(
+        Connection.objects.filter(process_id=process_id).values_list("key", "match_id", "seat")
+    )
+
+
+def _close_rows(rows: Iterable[tuple[str, int, int | None]]) -> list[services.Update]:
+    keys = defaultdict(list)
+    for key, match_id, seat in rows:
+        keys[match_id, seat].append(key)
+    return [
+        _settle(match_id, seat, remove=group) for (match_id, seat), group in sorted(keys.items(), key=str)
+    ]
+
+
+def _process_seen(process_id: str, process_name: str, now: datetime) -> None:
+    if not ServerProcess.objects.filter(pk=process_id).update(seen_at=now):
+        ServerProcess.objects.create(pk=process_id, name=process_name, started_at=now, seen_at=now)
+
+
+def _settle(
+    match_id: int,
+    seat: int | None,
+    *,
+    add: Connection | None = None,
+    remove: list[str] = (),
+    now: datetime | None = None,
+) -> services.Update:
+    """Under the match's lock: add or remove connection rows, recount the seat's (or the spectators') rows into
+    its counter, and settle a seat whose last connection went or whose first came back."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            return services.Update()
+        if add is not None:
+            Connection.objects.bulk_create([add], ignore_conflicts=True)
+        removed = Connection.objects.filter(key__in=remove).delete()[0] if remove else 0
+        count = Connection.objects.filter(match_id=match_id, seat=seat).count()
+        if seat is None:
+            if match.spectator_connections != count:
+                Match.objects.filter(pk=match_id).update(spectator_connections=count)
+            return services.Update()
+        Seat.objects.filter(match=match, index=seat).exclude(connections=count).update(connections=count)
+        notice = None
+        if match.status == Match.Status.ACTIVE and match.clock:
+            notice = _connection_changed(match, seat, count, closed=removed > 0, now=now or timezone.now())
+    return services.presence_frames(match, notice=notice)
+
+
+def _connection_changed(match: Match, seat: int, count: int, *, closed: bool, now: datetime) -> dict | None:
+    """A seat's last connection went (it is offline from now: the grace starts if the game awaits it) or one came
+    back while it was offline (it takes its seat back at once, unless its player left the game). Returns the
+    notice for everyone's log, also kept for the snapshot."""
+    clock = match.clock
+    offline = clocks.offline_since(clock, seat)
+    if count == 0 and closed and offline is None:
+        clocks.set_offline(clock, seat, services.epoch_ms(now))
+        notice = {"type": "disconnected", "seat": seat}
+    elif count > 0 and offline is not None:
+        clocks.set_offline(clock, seat, None)
+        notice = {"type": "reconnected", "seat": seat}
+        if clock["absent"][seat] and not clocks.has_left(clock, seat):
+            clock["absent"][seat] = False  # absent through timeouts while away: back with the connection
+            clock["timeouts"][seat] = 0
+            notice["back"] = True
+    else:
+        return None
+    deadline = clocks.next_deadline(clock, services.time_control(match))
+    match.deadline_at = None if deadline is None else datetime.fromtimestamp(deadline / 1000, tz=UTC)
+    match.save(update_fields=["clock", "deadline_at"])
+    if match.deadline_at is not None:
+        services.schedule_deadline(match)
+    record_notice(match, notice)
+    return notice
+
+
+def record_notice(match: Match, notice: dict) -> None:
+    """Keep a connection line of the table's log (inside the transaction that caused it), at the match's version."""
+    if notice["type"] not in NOTICE_TYPES:  # the vocabulary docs/protocol.md documents, and table.js writes out
+        raise ValueError(f"unknown presence notice {notice['type']!r}")
+    PresenceNotice.objects.create(match=match, version=match.version, notice=notice)

@@ -1,0 +1,185 @@
+"""Presence counted from live connections (turnengine.presence): the sweeper closes the connections of a server
+process that stopped ticking, exactly as their sockets' own closes would; a process's tick reconciles its rows with
+the sockets it holds; the next life of a server closes its previous life's rows; the log's connection lines are
+kept and come back in the snapshot, in their place."""
+
+import json
+import random
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from tests.conftest import play_one_random_action
+from turnengine import clocks, presence, services, timers
+from turnengine.models import Connection, Match, PresenceNotice, ServerProcess
+
+pytestmark = pytest.mark.django_db
+
+TICK = timedelta(seconds=5)
+
+
+@pytest.fixture(autouse=True)
+def five_second_ticks(settings):
+    settings.TAPETE_PRESENCE_TICK_SECONDS = TICK.total_seconds()
+
+
+def _open(match, seat, process="alive", key=None, now=None):
+    key = key or f"{process}-{match.pk}-{seat}-{Connection.objects.count()}"
+    presence.connection_open(
+        key=key, process_id=process, process_name=f"host:{process}", match_id=match.pk, seat=seat, now=now
+    )
+    return key
+
+
+def _seat_facts(match):
+    match.refresh_from_db()
+    return {
+        seat.index: (seat.connections, clocks.offline_since(match.clock, seat.index))
+        for seat in match.seats.all()
+    }
+
+
+def _presence_frames(updates, match):
+    return [json.loads(update.frames[match.group_name("all")]) for update in updates if update.frames]
+
+
+def test_the_sweeper_closes_a_dead_process_connections_as_their_own_closes_would(start_table):
+    match, _users = start_table("perudo", 3)
+    awaited = min(match.rules.awaited(match.state))
+    bank_deadline = match.deadline_at
+    long_ago = timezone.now() - 10 * TICK
+    _open(match, awaited, process="dead", now=long_ago)
+    _open(match, awaited, process="dead", now=long_ago)  # a second tab on the same dead server
+    other = next(seat for seat in range(3) if seat != awaited)
+    _open(match, other, process="dead", now=long_ago)
+    _open(match, None, process="dead", now=long_ago)
+    survivor = next(seat for seat in range(3) if seat not in (awaited, other))
+    _open(match, survivor, process="alive")
+    _open(match, None, process="alive")
+    assert Match.objects.get(pk=match.pk).spectator_connections == 2
+
+    # Seen within the bound: nothing is closed yet.
+    assert presence.sweep_dead_processes(now=long_ago + 2 * TICK) == []
+    updates = presence.sweep_dead_processes()
+
+    facts = _seat_facts(match)
+    assert facts[awaited][0] == 0 and facts[awaited][1] is not None
+    assert facts[other][0] == 0 and facts[other][1] is not None
+    assert facts[survivor] == (1, None)
+    assert Match.objects.get(pk=match.pk).spectator_connections == 1  # the live process's spectator
+    assert not ServerProcess.objects.filter(pk="dead").exists()
+    assert set(Connection.objects.values_list("process_id", flat=True)) == {"alive"}
+    # The grace started for the seat the game awaits: its deadline moved to the end of the grace.
+    grace_end = facts[awaited][1] + clocks.DEFAULT_GRACE_MS
+    assert services.epoch_ms(match.deadline_at) == grace_end < services.epoch_ms(bank_deadline)
+    frames = _presence_frames(updates, match)
+    notices = [frame["d"]["notice"] for frame in frames if frame["d"]["notice"]]
+    assert sorted(notice["seat"] for notice in notices) == sorted([awaited, other])
+    assert {notice["type"] for notice in notices} == {"disconnected"}
+    online = {player["seat"]: player["online"] for player in frames[-1]["d"]["players"]}
+    assert online == {awaited: False, other: False, survivor: True}
+    assert PresenceNotice.objects.filter(match=match).count() == 2  # kept for the log
+
+
+def test_the_sweep_task_settles_dead_processes_with_the_deadlines(start_table):
+    from turnengine.tasks import sweep_deadlines
+
+    match, _users = start_table("perudo", 2)
+    _open(match, 0, process="dead", now=timezone.now() - 10 * TICK)
+    summary = sweep_deadlines()
+    assert summary["presence_settled"] == 1
+    assert _seat_facts(match)[0][0] == 0
+
+
+def test_a_tick_closes_rows_of_sockets_the_process_no_longer_holds_and_counts_the_missing_ones(start_table):
+    match, _users = start_table("perudo", 2)
+    started = timezone.now()
+    kept = _open(match, 0, process="p1")
+    lost = _open(match, 1, process="p1")  # its close never reached the database
+    updates = presence.process_tick(
+        process_id="p1",
+        process_name="host:p1",
+        started_at=started,
+        live={kept: (match.pk, 0), "unwritten": (match.pk, None)},  # an open whose write failed
+    )
+    assert set(Connection.objects.values_list("key", flat=True)) == {kept, "unwritten"}
+    assert _seat_facts(match)[1][0] == 0 and _seat_facts(match)[1][1] is not None
+    assert Match.objects.get(pk=match.pk).spectator_connections == 1
+    assert [frame["d"]["notice"] for frame in _presence_frames(updates, match)] == [
+        {"type": "disconnected", "seat": 1}
+    ]
+    assert lost not in Connection.objects.values_list("key", flat=True)
+
+
+def test_a_process_given_up_for_dead_counts_its_sockets_again_at_its_next_tick(start_table):
+    match, _users = start_table("perudo", 2)
+    long_ago = timezone.now() - 10 * TICK
+    key = _open(match, 0, process="stalled", now=long_ago)
+    presence.sweep_dead_processes()
+    assert _seat_facts(match)[0][0] == 0
+    updates = presence.process_tick(
+        process_id="stalled", process_name="host:stalled", started_at=long_ago, live={key: (match.pk, 0)}
+    )
+    assert ServerProcess.objects.filter(pk="stalled").exists()
+    assert _seat_facts(match)[0] == (1, None)
+    assert _presence_frames(updates, match)[0]["d"]["notice"] == {"type": "reconnected", "seat": 0}
+
+
+def test_the_next_life_of_a_server_closes_the_rows_of_its_previous_life_on_its_first_tick(start_table):
+    match, _users = start_table("perudo", 2)
+    _open(match, 0, process="old-life")  # seen just now: the sweeper would still wait
+    _open(match, 1, process="elsewhere")
+    presence.process_tick(
+        process_id="new-life", process_name="host:old-life", started_at=timezone.now(), live={}, first=True
+    )
+    assert not ServerProcess.objects.filter(pk="old-life").exists()
+    assert _seat_facts(match)[0][0] == 0 and _seat_facts(match)[1] == (1, None)
+
+
+def test_opening_and_closing_are_idempotent(start_table):
+    match, _users = start_table("perudo", 2)
+    key = _open(match, 0, key="same")
+    _open(match, 0, key=key)
+    assert _seat_facts(match)[0] == (1, None)
+    presence.connection_close(key=key, match_id=match.pk, seat=0)
+    first_offline = _seat_facts(match)[0]
+    update = presence.connection_close(key=key, match_id=match.pk, seat=0)
+    assert _seat_facts(match)[0] == first_offline  # a second close neither counts nor restarts the grace
+    assert json.loads(update.frames[match.group_name("all")])["d"]["notice"] is None
+
+
+def test_the_snapshot_log_has_the_connection_lines_in_their_place(start_table):
+    match, users = start_table("perudo", 2)
+    rng = random.Random(1)
+    key = _open(match, 0)
+    presence.connection_close(key=key, match_id=match.pk, seat=0)
+    play_one_random_action(match, users, rng)
+    moved_at = match.version
+    _open(match, 0)
+    timers.seat_leave(match_id=match.pk, user=users[1])
+
+    log = json.loads(services.match_snapshot(match=Match.objects.get(pk=match.pk), seat=None))["d"]["events"]
+    lines = [event for event in log if event["type"] in presence.NOTICE_TYPES]
+    assert lines == [
+        {"type": "disconnected", "seat": 0},
+        {"type": "reconnected", "seat": 0},
+        {"type": "left", "seat": 1},
+    ]
+    positions = [index for index, event in enumerate(log) if event["type"] in presence.NOTICE_TYPES]
+    public = services.visible_events  # the spectator's log
+    before_move = sum(len(public(row.events, None)) for row in match.actions.filter(version__lt=moved_at))
+    of_the_move = sum(len(public(row.events, None)) for row in match.actions.filter(version=moved_at))
+    # Each line after the actions of the version it happened at, before the next version's.
+    assert positions == [before_move, before_move + 1 + of_the_move, len(log) - 1]
+
+
+def test_the_snapshot_keeps_only_the_latest_connection_lines(start_table, monkeypatch):
+    monkeypatch.setattr(services, "SNAPSHOT_NOTICES", 3)
+    match, _users = start_table("perudo", 2)
+    for _ in range(3):
+        key = _open(match, 0)
+        presence.connection_close(key=key, match_id=match.pk, seat=0)
+    log = json.loads(services.match_snapshot(match=match, seat=0))["d"]["events"]
+    lines = [event["type"] for event in log if event["type"] in presence.NOTICE_TYPES]
+    assert lines == ["disconnected", "reconnected", "disconnected"]

@@ -15,7 +15,7 @@ def counts_from_zero(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('turnengine', '0008_match_rematch_of'),
+        ('turnengine', '0009_delivery'),
     ]
 
     operations = [

@@ -15,7 +15,7 @@
 * speaks the user's language (the language cookie, else ``Accept-Language``) in error messages and close reasons;
 * never fails a handshake with HTTP 500 (:class:`HandshakeGuard`): when the socket cannot be opened (the channel
   layer's Redis unreachable while Channels opens the socket's channel or :meth:`open` joins its groups, or any other
-  failure), the handshake is accepted and closed with 1011, logged in one line, and the client tries again later.
+  failure), the handshake is accepted and closed with 4500, logged in one line, and the client tries again later.
 
 Close codes and error codes are documented in ``docs/protocol.md``; ``tests/turnengine/test_protocol_doc.py`` checks
 that the document and this module agree.
@@ -43,7 +43,9 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_SUSPENDED = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY_SOCKETS = 4429
-CLOSE_SERVER_ERROR = 1011  # the server failed while opening the socket (logged); try again later
+# The server failed while opening the socket (logged); try again later. Not 1011: a server may only send 1000 and
+# 3000-4999 (RFC 6455 leaves the rest to the protocol itself), and autobahn, under daphne, raises on any other.
+CLOSE_SERVER_ERROR = 4500
 CLOSE_SLOW_READER = 4008  # by the server itself (tapete/serve.py): too much waited unread for the client
 
 # Each close code's error code: its message is the close reason, and an ``error`` frame with it goes first, because
@@ -71,7 +73,7 @@ def scope_language(scope: dict) -> str:
 
 class HandshakeGuard:
     """For every websocket consumer of the site (first among its bases): a failure before the handshake is answered
-    is accepted and closed with 1011, logged in one line, where daphne would answer HTTP 500. Channels opens the
+    is accepted and closed with 4500, logged in one line, where daphne would answer HTTP 500. Channels opens the
     socket's channel on the layer before any consumer code runs, and a consumer joins its groups before it accepts:
     both fail while the channel layer's Redis cannot be reached."""
 

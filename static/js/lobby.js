@@ -15,7 +15,7 @@
     socket.addEventListener("open", () => { openedAt = Date.now(); refresh(); });
     socket.addEventListener("message", refresh);
     socket.addEventListener("close", () => {
-      // The wait starts over only after a socket that lasted: one closed as soon as it opened (1011 while the
+      // The wait starts over only after a socket that lasted: one closed as soon as it opened (4500 while the
       // server cannot reach Redis) keeps backing off, or every lobby page would knock every second.
       if (openedAt !== null && Date.now() - openedAt > 5000) retry = 1000;
       setTimeout(connect, retry);

@@ -586,7 +586,7 @@
         // already showed why (docs/protocol.md, close codes).
         if ([4401, 4404].includes(event.code)) return;
         if (event.code !== 4429) this.showError(_("Connection lost, reconnecting…"));
-        // The wait starts over only after a socket that lasted: one closed as soon as it opened (1011 while the
+        // The wait starts over only after a socket that lasted: one closed as soon as it opened (4500 while the
         // server cannot reach Redis) keeps backing off, or every page would knock every half second.
         if (openedAt !== null && Date.now() - openedAt > 5000) this.retry = 500;
         setTimeout(() => this.connect(), this.retry);

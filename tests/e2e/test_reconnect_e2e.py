@@ -1,7 +1,7 @@
-"""Pages back off when their websocket is closed as soon as it opens, as the server does (1011) while it cannot
+"""Pages back off when their websocket is closed as soon as it opens, as the server does (4500) while it cannot
 reach Redis: the wait between attempts doubles instead of starting over at each opening, so open pages do not
 knock every half second through an outage. The server's side of the socket is Playwright's (``route_web_socket``):
-it accepts each attempt and closes it with 1011 within 50 ms."""
+it accepts each attempt and closes it with 4500 within 50 ms."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """With Redis cut off, nothing answers HTTP 500 (issue 17): signing up, logging in, the lobby, opening, joining and
 starting a table go through the site's real views on a real server process whose Redis is behind a TCP proxy, and
-websocket handshakes are accepted and closed with 1011 (try again later). Once Redis is back, a handshake gets the
+websocket handshakes are accepted and closed with 4500 (try again later). Once Redis is back, a handshake gets the
 table's snapshot again. The HTTP limits are on here: they count in the Redis cache, which answers as an empty one
 meanwhile (tapete/cache.py); the start queues its first deadline with Celery's broker, Redis too, and leaves it to
 the sweeper when it cannot. Needs PostgreSQL and Redis (CI's first pass)."""

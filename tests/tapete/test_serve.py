@@ -69,7 +69,9 @@ def test_a_peer_that_answers_pings_stays_connected():
 
 def test_a_client_that_does_not_read_is_closed_with_4008_before_a_megabyte_waits():
     frame = "x" * 16000
-    with daphne_servers(1, {"TAPETE_BENCH_ECHO": "1"}) as [port]:
+    with daphne_servers(1, {}, "bench.echo:application") as [
+        port
+    ]:  # the site with bench/echo.py's echo route
         # A 4 KiB receive buffer: what the server sends piles up on the server's side.
         ws = RawWebSocket(port, "/ws/echo/", {"Origin": f"http://127.0.0.1:{port}"}, receive_buffer=4096)
         stop = threading.Event()

@@ -25,6 +25,13 @@ FAST_OPTIONS = defaultdict(dict, {"spicy": {"challengeGraceMs": 0}, "chinesechec
 _usernames = itertools.count(1)
 
 
+def pytest_configure(config):
+    """The embedded default's folder (its SQLite test database, beat schedules), which settings do not create."""
+    from django.conf import settings
+
+    settings.VAR_DIR.mkdir(exist_ok=True)
+
+
 def pytest_collection_modifyitems(config, items):
     """Browser tests last: they are the slowest, and a failure elsewhere should show first."""
     items.sort(key=lambda item: "/e2e/" in str(item.path))

@@ -3,7 +3,7 @@
 Two running modes, chosen by the environment (README, "Running on PostgreSQL and Redis"):
 
 * **Embedded default** (nothing to install): SQLite in ``var/`` (IMMEDIATE transactions, so writers queue instead of
-  failing), the in-memory channel layer, and Celery on a file-system broker in ``var/celery/``.
+  failing), the in-memory channel layer, and Celery on kombu's SQLAlchemy transport over a SQLite file in ``var/``.
 * **Real services**: ``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL`` switch to PostgreSQL, the Redis pub/sub channel
   layer and the Redis Celery broker, so several ASGI processes and Celery workers can share them.
 
@@ -21,8 +21,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
+# The embedded default's files (SQLite databases, Celery beat's schedule); ``./dev`` creates the folder.
 VAR_DIR = Path(os.environ.get("TAPETE_VAR_DIR", BASE_DIR / "var"))
-VAR_DIR.mkdir(exist_ok=True)
 
 
 def env_flag(name: str, default: bool) -> bool:
@@ -159,8 +159,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))  # nginx serves it in production
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise expects it; collectstatic fills it for production
+# collectstatic fills it and nginx serves it in production; ``./dev`` creates it (whitenoise warns without it).
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 WHITENOISE_USE_FINDERS = True  # serve app static files without collectstatic on the embedded default
 
@@ -210,8 +210,9 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 
-# Celery: the Redis broker with real services, a file-system broker (no server) on the embedded default.
-CELERY_BROKER_DIR = VAR_DIR / "celery"
+# Celery: the Redis broker with real services; on the embedded default, kombu's SQLAlchemy transport on a SQLite
+# file beside the site's database (no server: the web process, the worker and beat share the file; kombu takes
+# SQLite's write lock, BEGIN IMMEDIATE, before it hands a message out, so each message goes to one worker).
 CELERY_TASK_DEFAULT_QUEUE = f"{TAPETE_REDIS_PREFIX}tasks"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
@@ -221,17 +222,7 @@ if REDIS_URL:
         "global_keyprefix": TAPETE_REDIS_PREFIX,
     }
 else:
-    for folder in ("out", "processed", "control"):
-        (CELERY_BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
-    CELERY_BROKER_TRANSPORT = "tapete.broker:Transport"  # kombu's, with atomic writes (see tapete/broker.py)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(CELERY_BROKER_DIR / "out"),
-        "data_folder_out": str(CELERY_BROKER_DIR / "out"),
-        "processed_folder": str(CELERY_BROKER_DIR / "processed"),
-        "control_folder": str(CELERY_BROKER_DIR / "control"),  # kombu's default is ./control, in the checkout
-        "store_processed": False,
-    }
+    CELERY_BROKER_URL = f"sqla+sqlite:///{VAR_DIR / 'celery-broker.sqlite3'}"
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

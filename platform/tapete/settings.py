@@ -209,6 +209,10 @@ else:
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 
 # Celery: the Redis broker with real services, a file-system broker (no server) on the embedded default.
+# The worker's tick: how often it looks in the file-system broker's folder when idle, and how late a task may run
+# after its time (Celery's timer precision). A computer player's move or a deadline may wait up to this long.
+TAPETE_WORKER_TICK_SECONDS = float(os.environ.get("TAPETE_WORKER_TICK_SECONDS", "1"))
+CELERY_WORKER_TIMER_PRECISION = TAPETE_WORKER_TICK_SECONDS
 CELERY_BROKER_DIR = VAR_DIR / "celery"
 CELERY_TASK_DEFAULT_QUEUE = f"{TAPETE_REDIS_PREFIX}tasks"
 if REDIS_URL:
@@ -229,6 +233,7 @@ else:
         "processed_folder": str(CELERY_BROKER_DIR / "processed"),
         "control_folder": str(CELERY_BROKER_DIR / "control"),  # kombu's default is ./control, in the checkout
         "store_processed": False,
+        "polling_interval": TAPETE_WORKER_TICK_SECONDS,
     }
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True

@@ -246,33 +246,14 @@ def test_the_replay_controls_stay_on_one_line_on_a_phone_and_the_replay_is_acces
         context.close()
 
 
-@pytest.fixture
-def relayed_server(live_url, transactional_db):
-    """A daphne process and a Celery worker on the test database: the worker's deadline tasks reach the
-    browsers through the server's relay (the embedded default) or Redis."""
-    import os
-
-    from tests.e2e.conftest import _database_url
-    from tests.servers import celery_worker, daphne_servers
-
-    token = "e2e-relay-token"
-    env = {"DATABASE_URL": _database_url(), "DJANGO_DEBUG": "true", "TAPETE_RELAY_TOKEN": token}
-    if os.environ.get("REDIS_URL"):
-        env["REDIS_URL"] = os.environ["REDIS_URL"]
-    with daphne_servers(1, env) as (port,):
-        url = f"http://127.0.0.1:{port}"
-        with celery_worker({**env, "TAPETE_RELAY_URL": f"{url}/internal/relay/"}, beat=False):
-            yield url
-
-
 def test_a_closed_browser_shows_in_words_and_the_computer_plays_after_the_grace(
-    browser, relayed_server, seat_users
+    browser, live_url, seat_users
 ):
     match, users = _table(seat_users, "chinesecheckers", grace_seconds=3)
     gone_seat = _awaited(match)
     stays = users[1 - gone_seat]
-    gone_context, gone_page, _errors = _login(browser, relayed_server, users[gone_seat])
-    context, page, errors = _login(browser, relayed_server, stays)
+    gone_context, gone_page, _errors = _login(browser, live_url, users[gone_seat])
+    context, page, errors = _login(browser, live_url, stays)
     try:
         _open(gone_page, match)
         _open(page, match)

@@ -26,9 +26,9 @@ SIZES = [(1280, 800), (1440, 900), (375, 812), (812, 375)]
 LAPTOP, PHONE = SIZES[0], SIZES[2]
 OWN_PIECES = {"perudo": ".my-dice .die", "spicy": ".spicy-hand .spicy-card", "chinesecheckers": ".cc-control"}
 
-# Every visible, enabled control of the table, and the player's own pieces: each inside the viewport and the
-# topmost element at its centre (a hidden radio counts through its label).
-CHECK_LAYOUT = """(own) => {
+# Every player's chip, every visible, enabled control of the table, and the player's own pieces: each inside the
+# viewport and the topmost element at its centre (a hidden radio counts through its label).
+CHECK_LAYOUT = """([own, expectedPlayers]) => {
   const W = innerWidth, H = innerHeight, problems = [];
   const doc = document.documentElement;
   if (doc.scrollWidth > W || doc.scrollHeight > H) problems.push(`page scrolls: ${doc.scrollWidth}x${doc.scrollHeight}`);
@@ -50,6 +50,9 @@ CHECK_LAYOUT = """(own) => {
       problems.push(`${name} covered by ${hit ? hit.tagName.toLowerCase() + "." + (hit.className.baseVal ?? hit.className) : "nothing"}`);
     }
   };
+  const players = [...document.querySelectorAll("[data-players] > li")];
+  if (players.length !== expectedPlayers) problems.push(`${players.length} players shown, not ${expectedPlayers}`);
+  players.forEach((node) => check(node, "player"));
   const pieces = [...document.querySelectorAll(own)].filter(visible);
   if (!pieces.length) problems.push(`no own pieces (${own}) shown`);
   pieces.forEach((node) => check(node, "own piece"));
@@ -77,18 +80,19 @@ def _login(browser, live_url, user, viewport=LAPTOP):
     return context, page, errors
 
 
-def _table(make_user, game, *, grace_seconds=30, time_control="normal"):
-    users = [make_user() for _ in range(2)]
+def _table(make_user, game, *, players=2, grace_seconds=30, time_control="normal"):
+    users = [make_user() for _ in range(players)]
     match = lobby.table_create(
         user=users[0],
         game=game,
-        num_players=2,
+        num_players=players,
         options={"challengeGraceMs": 0} if game == "spicy" else {},
         ranked=False,
         time_control=time_control,
         grace_seconds=grace_seconds,
     )
-    lobby.table_join(user=users[1], match_id=match.pk)
+    for user in users[1:]:
+        lobby.table_join(user=user, match_id=match.pk)
     lobby.table_start(user=users[0], match_id=match.pk)
     match.refresh_from_db()
     return match, users
@@ -104,13 +108,13 @@ def _open(page, match):
     page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')")
 
 
-def _check_all_sizes(page, game, state):
+def _check_all_sizes(page, game, state, players=2):
     ARTIFACTS.mkdir(exist_ok=True)
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
         page.screenshot(path=str(ARTIFACTS / f"table-{game}-{state}-{width}x{height}.png"))
-        report = page.evaluate(CHECK_LAYOUT, OWN_PIECES[game])
+        report = page.evaluate(CHECK_LAYOUT, [OWN_PIECES[game], players])
         assert not report["problems"], f"{game} {state} at {width}x{height}: {report['problems']}"
         assert report["controls"] > 0
 
@@ -146,6 +150,21 @@ def test_the_table_fits_every_screen_at_the_players_turn_and_passes_axe(browser,
         if game == "chinesecheckers":
             _check_finger_targets(page)
         _audit(page, f"the {game} table at the player's turn")
+        assert not errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("game, players", [("perudo", 4), ("chinesecheckers", 6)])
+def test_every_player_of_a_full_table_is_in_view_at_every_size(browser, live_url, seat_users, game, players):
+    """Four or six players' chips, long names included, wrap rather than scroll away or hide behind the tools."""
+    match, users = _table(seat_users, game, players=players)
+    for user in users:
+        type(user).objects.filter(pk=user.pk).update(username=f"bartholomew-of-the-long-name-{user.pk}")
+    context, page, errors = _login(browser, live_url, users[_awaited(match)])
+    try:
+        _open(page, match)
+        _check_all_sizes(page, game, f"turn-{players}-players", players=players)
         assert not errors
     finally:
         context.close()

@@ -568,7 +568,7 @@
       const acting = view.turn === seat && !view.result;
       return Tapete.el("li", { class: `cc-score seat-${seat}${acting ? " to-act" : ""}` },
         badge(seat, ui.letters[seat]),
-        Tapete.el("span", { class: "cc-score-name", text: seat === ui.me ? fmt(_("%(name)s (you)"), { name }) : name }),
+        Tapete.el("span", { class: "cc-score-name", title: name, text: seat === ui.me ? fmt(_("%(name)s (you)"), { name }) : name }),
         Tapete.el("span", { class: "cc-score-value", text: fmt(_("%(score)s / 120"), { score: summary.score }) }),
         Tapete.el("span", { class: "cc-bar", "aria-hidden": "true" },
           Tapete.el("span", { style: `width: ${(100 * summary.score) / 120}%; background: ${COLOURS[seat]}` })),

@@ -471,7 +471,7 @@
         }
         const headers = [_("Place"), _("Player"), this.renderer && this.renderer.scoreTitle ? this.renderer.scoreTitle() : _("Score")];
         if (data.rating_changes) headers.push(_("Rating"));
-        content = [el("h2", { id: "result-title", text: `${_("Game over")}: ${title}` }),
+        content = [el("h2", { id: "result-title", text: fmt(_("Game over: %s"), [title]) }),
           el("p", { class: "reason", text: this.reasonText(result) }),
           el("table", { class: "result-table" },
             el("thead", {}, el("tr", {}, ...headers.map((text) => el("th", { scope: "col", text })))),

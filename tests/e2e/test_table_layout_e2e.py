@@ -155,12 +155,15 @@ def test_the_table_fits_every_screen_at_the_players_turn_and_passes_axe(browser,
         context.close()
 
 
-@pytest.mark.parametrize("game, players", [("perudo", 4), ("chinesecheckers", 6)])
+@pytest.mark.parametrize("game, players", [("perudo", 4), ("spicy", 3), ("chinesecheckers", 6)])
 def test_every_player_of_a_full_table_is_in_view_at_every_size(browser, live_url, seat_users, game, players):
-    """Four or six players' chips, long names included, wrap rather than scroll away or hide behind the tools."""
+    """Play now's tables (four at Perudo, three at Spicy) and six at Chinese Checkers: the players' chips, long names
+    included, wrap rather than scroll away or hide behind the tools, and the board still fits."""
     match, users = _table(seat_users, game, players=players)
     for user in users:
         type(user).objects.filter(pk=user.pk).update(username=f"bartholomew-of-the-long-name-{user.pk}")
+    if game == "spicy":  # a card on the stack: the next player may also challenge it (the most buttons)
+        _play_first(match, users, "play")
     context, page, errors = _login(browser, live_url, users[_awaited(match)])
     try:
         _open(page, match)
@@ -170,19 +173,18 @@ def test_every_player_of_a_full_table_is_in_view_at_every_size(browser, live_url
         context.close()
 
 
+def _play_first(match, users, kind, seat=None):
+    """The awaited seat (or ``seat``) plays its first legal action of type ``kind`` through the service."""
+    seat = _awaited(match) if seat is None else seat
+    action = next(a for a in match.rules.legal_actions(match.state, seat) if a["type"] == kind)
+    services.match_apply_action(match_id=match.pk, user=users[seat], expected_version=match.version, action=action)
+    match.refresh_from_db()
+    return seat
+
+
 def _spicy_reveal(match, users):
-    seat = _awaited(match)
-    play = next(action for action in match.rules.legal_actions(match.state, seat) if action["type"] == "play")
-    services.match_apply_action(
-        match_id=match.pk, user=users[seat], expected_version=match.version, action=play
-    )
-    match.refresh_from_db()
-    other = 1 - seat
-    challenge = next(a for a in match.rules.legal_actions(match.state, other) if a["type"] == "challenge")
-    services.match_apply_action(
-        match_id=match.pk, user=users[other], expected_version=match.version, action=challenge
-    )
-    match.refresh_from_db()
+    seat = _play_first(match, users, "play")
+    _play_first(match, users, "challenge", seat=1 - seat)
 
 
 @pytest.mark.parametrize("game", ["perudo", "spicy"])

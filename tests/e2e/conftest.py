@@ -28,6 +28,7 @@ from tests.servers import celery_worker, daphne_servers, wait_for_other_database
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 BOT_DELAY_SECONDS = "0.1"
+WORKER_TICK_SECONDS = "0.05"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -58,7 +59,7 @@ def live_url(django_db_setup, django_db_blocker, tmp_path_factory):
             "TAPETE_VAR_DIR": str(tmp_path_factory.mktemp("live-var")),
             "TAPETE_RELAY_TOKEN": secrets.token_hex(16),
             "TAPETE_BOT_DELAY_SECONDS": BOT_DELAY_SECONDS,
-            "TAPETE_WORKER_TICK_SECONDS": "0.05",
+            "TAPETE_WORKER_TICK_SECONDS": WORKER_TICK_SECONDS,
         }
         with daphne_servers(1, env) as (port,):
             url = f"http://127.0.0.1:{port}"
@@ -159,6 +160,14 @@ def open_table(host, guest, game: str, players_options: dict | None = None) -> s
     host.wait_for_selector("[data-table]")
     guest.wait_for_selector("[data-table]")
     return path
+
+
+def play_now(page, game: str, level: str) -> None:
+    """On the home page, choose the computer level of ``game`` and click its "Play now"; wait for the table."""
+    page.goto("/")
+    page.select_option(f"#level-{game}", level)
+    page.click(f"form[action='/play/{game}/now/'] button[type=submit]")
+    page.wait_for_url("**/table/*/")
 
 
 def screenshot(page, name: str) -> None:

@@ -14,7 +14,7 @@ import time
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, play_now
 from turnengine.models import Match
 
 pytestmark = pytest.mark.e2e
@@ -58,10 +58,7 @@ def test_a_guest_plays_a_whole_game_against_the_computer_then_plays_again(
     errors: list = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
-        page.goto("/")
-        page.select_option("#level-perudo", "easy")
-        page.click("form[action='/play/perudo/now/'] button[type=submit]")
-        page.wait_for_url("**/table/*/")
+        play_now(page, "perudo", "easy")
         page.wait_for_selector(".my-dice .die")
         first = Match.objects.get()
         computer_seats = {seat.index: seat.user.username for seat in first.seats.filter(user__is_bot=True)}

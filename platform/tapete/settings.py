@@ -213,6 +213,10 @@ else:
 # Celery: the Redis broker with real services; on the embedded default, kombu's SQLAlchemy transport on a SQLite
 # file beside the site's database (no server: the web process, the worker and beat share the file; kombu takes
 # SQLite's write lock, BEGIN IMMEDIATE, before it hands a message out, so each message goes to one worker).
+# The worker's tick: how late a task may run after its time (Celery's timer precision) and, on the embedded default,
+# how often the worker looks for new messages. A computer player's move or a deadline may wait up to this long.
+TAPETE_WORKER_TICK_SECONDS = float(os.environ.get("TAPETE_WORKER_TICK_SECONDS", "1"))
+CELERY_WORKER_TIMER_PRECISION = TAPETE_WORKER_TICK_SECONDS
 CELERY_TASK_DEFAULT_QUEUE = f"{TAPETE_REDIS_PREFIX}tasks"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
@@ -223,6 +227,7 @@ if REDIS_URL:
     }
 else:
     CELERY_BROKER_URL = f"sqla+sqlite:///{VAR_DIR / 'celery-broker.sqlite3'}"
+    CELERY_BROKER_TRANSPORT = "tapete.broker:Transport"  # kombu's, polling every worker tick (tapete/broker.py)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -160,11 +160,12 @@
           player.rating !== null && player.rating !== undefined ? fmt(_("rating %s"), [player.rating]) : null,
           words || (this.live ? _("online") : null), acting ? _("to play") : null].filter(Boolean).join(", ");
         const classes = ["player", `seat-${player.seat}`, offline ? "offline" : "online", acting ? "to-act" : "",
+          player.seat === this.ctx.seat ? "me" : "",
           absent ? "absent" : "", player.left ? "left" : ""].filter(Boolean).join(" ");
         return el("li", { class: classes, "data-seat": player.seat },
           el("span", { class: "visually-hidden", "data-player-label": "", text: label }),
           el("span", { class: "presence", "aria-hidden": "true" }),
-          el("span", { class: "player-name", "aria-hidden": "true", text: player.username }),
+          el("span", { class: "player-name", "aria-hidden": "true", text: player.username, title: player.username }),
           player.seat === this.ctx.seat ? el("span", { class: "you", "aria-hidden": "true", text: `(${_("you")})` }) : null,
           player.rating !== null && player.rating !== undefined
             ? el("span", { class: "rating", "aria-hidden": "true", text: `${player.rating}`, title: _("rating") }) : null,
@@ -173,7 +174,7 @@
             ? el("a", { class: "report-link", href: `${this.root.dataset.reportUrl.replace("__user__", encodeURIComponent(player.username))}?match=${this.root.dataset.matchId}&move=${this.version || ""}`,
               text: "⚑", title: fmt(_("Report %s"), [player.username]), "aria-label": fmt(_("Report %s"), [player.username]) })
             : null,
-          acting ? el("span", { class: "turn-badge", "aria-hidden": "true", text: `▶ ${_("to play")}` }) : null,
+          acting ? el("span", { class: "turn-badge", "aria-hidden": "true" }, "▶", el("span", { class: "turn-words", text: ` ${_("to play")}` })) : null,
           clock && clock.kind !== "none" && active
             ? el("span", { class: "clock", "data-clock-seat": player.seat, "aria-hidden": "true" }) : null);
       }));
@@ -189,8 +190,8 @@
       const shown = this.live && clock && clock.kind === "realtime" && clock.grace_ms && this.data.status === "active";
       note.hidden = !shown;
       if (shown) {
-        note.textContent = fmt(_("Disconnected: the computer plays after %s"), [formatDuration(clock.grace_ms)]);
-        note.title = _("When a player whose turn it is has lost the connection, the computer plays for them after this grace, until they are back.");
+        note.textContent = fmt(_("If a player disconnects, the computer plays for them after %s, until they are back."),
+          [formatDuration(clock.grace_ms)]);
       }
     }
 
@@ -470,7 +471,7 @@
         }
         const headers = [_("Place"), _("Player"), this.renderer && this.renderer.scoreTitle ? this.renderer.scoreTitle() : _("Score")];
         if (data.rating_changes) headers.push(_("Rating"));
-        content = [el("h2", { id: "result-title", text: `${_("Game over")}: ${title}` }),
+        content = [el("h2", { id: "result-title", text: fmt(_("Game over: %s"), [title]) }),
           el("p", { class: "reason", text: this.reasonText(result) }),
           el("table", { class: "result-table" },
             el("thead", {}, el("tr", {}, ...headers.map((text) => el("th", { scope: "col", text })))),

@@ -13,6 +13,12 @@ AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 def axe_violations(page, *, exclude: list[str] | None = None) -> list[dict]:
     """Run axe-core on ``page`` as it is now; return its violations (rule id, impact, help and the failing nodes).
     ``exclude`` lists CSS selectors of regions left out of the audit."""
+    # Colours are measured as drawn: let the running animations end first (a reveal fading in has, for a moment,
+    # too little contrast), all but the endless ones (a pulsing mark).
+    page.wait_for_function(
+        "document.getAnimations().every((a) => a.playState !== 'running'"
+        " || a.effect.getComputedTiming().endTime === Infinity)"
+    )
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE_SCRIPT))
     result = page.evaluate(

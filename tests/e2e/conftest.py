@@ -1,4 +1,12 @@
-"""End-to-end fixtures: a real daphne server on the test database and Debian's Chromium driven by Playwright.
+"""End-to-end fixtures: the site as production runs it (a real daphne server and a real Celery worker with its beat,
+on the test database) and Debian's Chromium driven by Playwright.
+
+The worker plays the computer players and the clocks' deadlines, as in production. On the embedded default it hands
+its frames to the daphne process through the relay endpoint, as ``./dev serve`` sets it up (turnengine.broadcast);
+with ``REDIS_URL`` both share Redis. Its SQLite broker lives in a folder of its own, so the worker takes no
+task of a site served from the same checkout, and it ticks every 50 ms instead of every second. Computer players
+think for ``BOT_DELAY_SECONDS`` instead of production's human-like pause, so a whole game against them fits in a
+test.
 
 The browser is Debian's ``chromium`` (``./dev test`` installs it), launched through Playwright with
 ``executable_path``; Playwright's own browser download is never used. Screenshots go to ``test-artifacts/``.
@@ -7,6 +15,7 @@ The browser is Debian's ``chromium`` (``./dev test`` installs it), launched thro
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 from pathlib import Path
 
@@ -14,10 +23,12 @@ import pytest
 from django.db import connection
 
 from tests.conftest import PASSWORD
-from tests.servers import daphne_servers, wait_for_other_database_sessions
+from tests.servers import celery_worker, daphne_servers, wait_for_other_database_sessions
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+BOT_DELAY_SECONDS = "0.1"
+WORKER_TICK_SECONDS = "0.05"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -39,12 +50,23 @@ def _database_url() -> str:
 
 
 @pytest.fixture(scope="session")
-def live_url(django_db_setup, django_db_blocker):
-    """A daphne process serving the site on the test database."""
+def live_url(django_db_setup, django_db_blocker, tmp_path_factory):
+    """A daphne process serving the site on the test database, and a Celery worker with its beat."""
     with django_db_blocker.unblock():
-        env = {"DATABASE_URL": _database_url(), "DJANGO_DEBUG": "true"}
+        env = {
+            "DATABASE_URL": _database_url(),
+            "DJANGO_DEBUG": "true",
+            "TAPETE_VAR_DIR": str(tmp_path_factory.mktemp("live-var")),
+            "TAPETE_RELAY_TOKEN": secrets.token_hex(16),
+            "TAPETE_BOT_DELAY_SECONDS": BOT_DELAY_SECONDS,
+            "TAPETE_WORKER_TICK_SECONDS": WORKER_TICK_SECONDS,
+        }
         with daphne_servers(1, env) as (port,):
-            yield f"http://127.0.0.1:{port}"
+            url = f"http://127.0.0.1:{port}"
+            redis = bool(os.environ.get("REDIS_URL"))
+            relay = {} if redis else {"TAPETE_RELAY_URL": f"{url}/internal/relay/"}
+            with celery_worker({**env, **relay}, purge=redis):  # the SQLite broker's file is new (TAPETE_VAR_DIR)
+                yield url
         wait_for_other_database_sessions(connection)
 
 
@@ -138,6 +160,14 @@ def open_table(host, guest, game: str, players_options: dict | None = None) -> s
     host.wait_for_selector("[data-table]")
     guest.wait_for_selector("[data-table]")
     return path
+
+
+def play_now(page, game: str, level: str) -> None:
+    """On the home page, choose the computer level of ``game`` and click its "Play now"; wait for the table."""
+    page.goto("/")
+    page.select_option(f"#level-{game}", level)
+    page.click(f"form[action='/play/{game}/now/'] button[type=submit]")
+    page.wait_for_url("**/table/*/")
 
 
 def screenshot(page, name: str) -> None:

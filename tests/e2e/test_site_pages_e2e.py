@@ -13,7 +13,7 @@ import pytest
 from lobby import services as lobby
 from tests.conftest import PASSWORD, play_to_the_end
 from tests.e2e.axe import assert_accessible
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, play_now
 from turnengine.models import Match
 
 pytestmark = pytest.mark.e2e
@@ -110,10 +110,7 @@ def test_every_site_page_fits_the_screen_and_passes_axe(browser, live_url, trans
 def test_play_now_as_a_guest_starts_a_table_against_computer_players(browser, live_url, transactional_db):
     context, page = _context(browser, live_url, "phone")
     try:
-        page.goto("/")
-        page.select_option("#level-perudo", "hard")
-        page.click("form[action='/play/perudo/now/'] button[type=submit]")
-        page.wait_for_url("**/table/*/")
+        play_now(page, "perudo", "hard")
         page.wait_for_selector("[data-players] li:nth-child(4)")
         names = page.locator("[data-players] li").all_inner_texts()
         assert names[0].startswith("guest-") and all("bot-hard" in name for name in names[1:])

@@ -195,7 +195,9 @@ def test_change_your_luck_tuck_and_copy_cat(new_player):
 
 def test_last_cards_declined_until_a_second_trophy_ends_the_game(new_player):
     host, guest = new_player("hana"), new_player("ivo")
-    open_table(host, guest, "spicy", {**FAST, "opt_handSize": 1, "opt_trophyRefill": 1})
+    # A grace period the opponent can decline within: the live server's worker applies the engine's decline at its
+    # end (with no grace at all, the engine declines for them at once).
+    open_table(host, guest, "spicy", {"opt_challengeGraceMs": 20, "opt_handSize": 1, "opt_trophyRefill": 1})
     first, second = actor_and_other(host, guest)
     winner = name_of(first)
 

@@ -26,9 +26,9 @@ SIZES = [(1280, 800), (1440, 900), (375, 812), (812, 375)]
 LAPTOP, PHONE = SIZES[0], SIZES[2]
 OWN_PIECES = {"perudo": ".my-dice .die", "spicy": ".spicy-hand .spicy-card", "chinesecheckers": ".cc-control"}
 
-# Every visible, enabled control of the table, and the player's own pieces: each inside the viewport and the
-# topmost element at its centre (a hidden radio counts through its label).
-CHECK_LAYOUT = """(own) => {
+# Every player's chip, every visible, enabled control of the table, and the player's own pieces: each inside the
+# viewport and the topmost element at its centre (a hidden radio counts through its label).
+CHECK_LAYOUT = """([own, expectedPlayers]) => {
   const W = innerWidth, H = innerHeight, problems = [];
   const doc = document.documentElement;
   if (doc.scrollWidth > W || doc.scrollHeight > H) problems.push(`page scrolls: ${doc.scrollWidth}x${doc.scrollHeight}`);
@@ -50,6 +50,9 @@ CHECK_LAYOUT = """(own) => {
       problems.push(`${name} covered by ${hit ? hit.tagName.toLowerCase() + "." + (hit.className.baseVal ?? hit.className) : "nothing"}`);
     }
   };
+  const players = [...document.querySelectorAll("[data-players] > li")];
+  if (players.length !== expectedPlayers) problems.push(`${players.length} players shown, not ${expectedPlayers}`);
+  players.forEach((node) => check(node, "player"));
   const pieces = [...document.querySelectorAll(own)].filter(visible);
   if (!pieces.length) problems.push(`no own pieces (${own}) shown`);
   pieces.forEach((node) => check(node, "own piece"));
@@ -77,18 +80,19 @@ def _login(browser, live_url, user, viewport=LAPTOP):
     return context, page, errors
 
 
-def _table(make_user, game, *, grace_seconds=30, time_control="normal"):
-    users = [make_user() for _ in range(2)]
+def _table(make_user, game, *, players=2, grace_seconds=30, time_control="normal"):
+    users = [make_user() for _ in range(players)]
     match = lobby.table_create(
         user=users[0],
         game=game,
-        num_players=2,
+        num_players=players,
         options={"challengeGraceMs": 0} if game == "spicy" else {},
         ranked=False,
         time_control=time_control,
         grace_seconds=grace_seconds,
     )
-    lobby.table_join(user=users[1], match_id=match.pk)
+    for user in users[1:]:
+        lobby.table_join(user=user, match_id=match.pk)
     lobby.table_start(user=users[0], match_id=match.pk)
     match.refresh_from_db()
     return match, users
@@ -104,13 +108,13 @@ def _open(page, match):
     page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')")
 
 
-def _check_all_sizes(page, game, state):
+def _check_all_sizes(page, game, state, players=2):
     ARTIFACTS.mkdir(exist_ok=True)
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
         page.screenshot(path=str(ARTIFACTS / f"table-{game}-{state}-{width}x{height}.png"))
-        report = page.evaluate(CHECK_LAYOUT, OWN_PIECES[game])
+        report = page.evaluate(CHECK_LAYOUT, [OWN_PIECES[game], players])
         assert not report["problems"], f"{game} {state} at {width}x{height}: {report['problems']}"
         assert report["controls"] > 0
 
@@ -151,19 +155,36 @@ def test_the_table_fits_every_screen_at_the_players_turn_and_passes_axe(browser,
         context.close()
 
 
+@pytest.mark.parametrize("game, players", [("perudo", 4), ("spicy", 3), ("chinesecheckers", 6)])
+def test_every_player_of_a_full_table_is_in_view_at_every_size(browser, live_url, seat_users, game, players):
+    """Play now's tables (four at Perudo, three at Spicy) and six at Chinese Checkers: the players' chips, long names
+    included, wrap rather than scroll away or hide behind the tools, and the board still fits."""
+    match, users = _table(seat_users, game, players=players)
+    for user in users:
+        type(user).objects.filter(pk=user.pk).update(username=f"bartholomew-of-the-long-name-{user.pk}")
+    if game == "spicy":  # a card on the stack: the next player may also challenge it (the most buttons)
+        _play_first(match, users, "play")
+    context, page, errors = _login(browser, live_url, users[_awaited(match)])
+    try:
+        _open(page, match)
+        _check_all_sizes(page, game, f"turn-{players}-players", players=players)
+        assert not errors
+    finally:
+        context.close()
+
+
+def _play_first(match, users, kind, seat=None):
+    """The awaited seat (or ``seat``) plays its first legal action of type ``kind`` through the service."""
+    seat = _awaited(match) if seat is None else seat
+    action = next(a for a in match.rules.legal_actions(match.state, seat) if a["type"] == kind)
+    services.match_apply_action(match_id=match.pk, user=users[seat], expected_version=match.version, action=action)
+    match.refresh_from_db()
+    return seat
+
+
 def _spicy_reveal(match, users):
-    seat = _awaited(match)
-    play = next(action for action in match.rules.legal_actions(match.state, seat) if action["type"] == "play")
-    services.match_apply_action(
-        match_id=match.pk, user=users[seat], expected_version=match.version, action=play
-    )
-    match.refresh_from_db()
-    other = 1 - seat
-    challenge = next(a for a in match.rules.legal_actions(match.state, other) if a["type"] == "challenge")
-    services.match_apply_action(
-        match_id=match.pk, user=users[other], expected_version=match.version, action=challenge
-    )
-    match.refresh_from_db()
+    seat = _play_first(match, users, "play")
+    _play_first(match, users, "challenge", seat=1 - seat)
 
 
 @pytest.mark.parametrize("game", ["perudo", "spicy"])
@@ -246,33 +267,14 @@ def test_the_replay_controls_stay_on_one_line_on_a_phone_and_the_replay_is_acces
         context.close()
 
 
-@pytest.fixture
-def relayed_server(live_url, transactional_db):
-    """A daphne process and a Celery worker on the test database: the worker's deadline tasks reach the
-    browsers through the server's relay (the embedded default) or Redis."""
-    import os
-
-    from tests.e2e.conftest import _database_url
-    from tests.servers import celery_worker, daphne_servers
-
-    token = "e2e-relay-token"
-    env = {"DATABASE_URL": _database_url(), "DJANGO_DEBUG": "true", "TAPETE_RELAY_TOKEN": token}
-    if os.environ.get("REDIS_URL"):
-        env["REDIS_URL"] = os.environ["REDIS_URL"]
-    with daphne_servers(1, env) as (port,):
-        url = f"http://127.0.0.1:{port}"
-        with celery_worker({**env, "TAPETE_RELAY_URL": f"{url}/internal/relay/"}, beat=False):
-            yield url
-
-
 def test_a_closed_browser_shows_in_words_and_the_computer_plays_after_the_grace(
-    browser, relayed_server, seat_users
+    browser, live_url, seat_users
 ):
     match, users = _table(seat_users, "chinesecheckers", grace_seconds=3)
     gone_seat = _awaited(match)
     stays = users[1 - gone_seat]
-    gone_context, gone_page, _errors = _login(browser, relayed_server, users[gone_seat])
-    context, page, errors = _login(browser, relayed_server, stays)
+    gone_context, gone_page, _errors = _login(browser, live_url, users[gone_seat])
+    context, page, errors = _login(browser, live_url, stays)
     try:
         _open(gone_page, match)
         _open(page, match)

@@ -1,7 +1,7 @@
 """Clocks with a real Celery worker: nobody's absence hangs a table, even across a worker crash.
 
 Runs on the Redis broker with PostgreSQL when ``REDIS_URL`` and a PostgreSQL ``DATABASE_URL`` are set (CI), and on
-the embedded default (file-system broker, SQLite) otherwise. Real seconds pass here, by nature."""
+the embedded default (the SQLite broker, SQLite) otherwise. Real seconds pass here, by nature."""
 
 import os
 import signal

@@ -569,7 +569,7 @@
       const acting = view.turn === seat && !view.result;
       return Tapete.el("li", { class: `cc-score seat-${seat}${acting ? " to-act" : ""}` },
         badge(seat, ui.letters[seat]),
-        Tapete.el("span", { class: "cc-score-name", text: seat === ui.me ? fmt(_("%(name)s (you)"), { name }) : name }),
+        Tapete.el("span", { class: "cc-score-name", title: name, text: seat === ui.me ? fmt(_("%(name)s (you)"), { name }) : name }),
         Tapete.el("span", { class: "cc-score-value", text: fmt(_("%(score)s / 120"), { score: summary.score }) }),
         Tapete.el("span", { class: "cc-bar", "aria-hidden": "true" },
           Tapete.el("span", { style: `width: ${(100 * summary.score) / 120}%; background: ${COLOURS[seat]}` })),
@@ -606,6 +606,10 @@
       case "pass":
         return fmt(_("%(name)s cannot move any marble and passes."), { name: name(event.seat) });
       case "win":
+        if (hasLeft(event.seat, ctx)) {  // the computer finished for them: they rank last (turnengine final_result)
+          return fmt(_("%(name)s's marbles are home, brought by the computer after they left: they do not win."),
+            { name: name(event.seat) });
+        }
         return event.reason === "target_filled"
           ? fmt(_("%(name)s's target triangle is full (other players' marbles count too): %(name)s wins!"),
             { name: name(event.seat) })
@@ -659,7 +663,19 @@
   }
 
   // The result screen: why it ended; each seat's score out of 120 (the frame shows result.scores).
+  function hasLeft(seat, ctx) {
+    return (ctx.players ? ctx.players() : []).some((player) => player.seat === seat && player.left);
+  }
+
   function reason(result, ctx) {
+    // The seat that finished first may be one whose player left: the computer finished for them, and they rank
+    // below everyone who stayed.
+    const scores = Object.entries(result.scores || {}).sort((a, b) => b[1] - a[1]);
+    const finisher = scores.length ? Number(scores[0][0]) : null;
+    if (result.reason !== "max_turns" && (result.left || []).includes(finisher)) {
+      return fmt(_("The computer finished first for %(name)s, who had left: a player who left ranks below everyone who stayed."),
+        { name: ctx.name(finisher) });
+    }
     const first = ctx.name((result.ranking[0] || [])[0]);
     return {
       all_home: fmt(_("%(name)s brought all ten marbles home first."), { name: first }),

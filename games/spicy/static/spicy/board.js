@@ -616,6 +616,8 @@
         handPanel(el, board, view, data, ctx, ui))));
     // Keep keyboard focus on the same control; if it is gone (the card was played), move it to the status line.
     if (focused) (board.querySelector(`[data-key="${focused}"]`) || board.querySelector("[data-status]"))?.focus();
+    // A picked card's declarations open under the hand: on a small screen, bring them into view.
+    if (ui.pick) board.querySelector(".spicy-picker")?.scrollIntoView({ block: "nearest" });
   }
 
   function animate(events, data) {

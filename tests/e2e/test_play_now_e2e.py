@@ -1,0 +1,96 @@
+"""A newcomer's whole game: a guest clicks "Play now" on the home page, plays Perudo against three computer players
+to the result screen, then clicks "Play again" and finds the same computer players at a new, started table.
+
+Nothing is played for the guest: the guest's moves are clicks on the table's own controls (Dudo when it is offered,
+else the bid the picker proposes), and the computer players are moved by the live server's Celery worker, as in
+production (tests/e2e/conftest.py). Calling Dudo at every turn loses dice fast, so the guest is usually out early
+and watches the computer players finish the game, as a player who lost would.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+from tests.e2e.conftest import ARTIFACTS, play_now
+from turnengine.models import Match
+
+pytestmark = pytest.mark.e2e
+
+GAME_TIMEOUT_SECONDS = 45  # about 10 s here; generous for a loaded machine
+# What the guest clicks when it is their turn, in this order of preference.
+MOVES = ("button.dudo", ".bid-go")
+
+
+def _play_to_the_result(page) -> int:
+    """Click the guest's move whenever the page offers one, until the result screen shows; returns the clicks."""
+    clicks = 0
+    deadline = time.monotonic() + GAME_TIMEOUT_SECONDS
+    while time.monotonic() < deadline:
+        if page.locator("[data-result] [data-play-again]").is_visible():
+            return clicks
+        for selector in MOVES:
+            control = page.locator(f".perudo {selector}:not([disabled])")
+            if not (control.count() and control.first.is_visible()):
+                continue
+            try:
+                button = control.first.element_handle(timeout=1000)
+                button.click(timeout=1000)
+                clicks += 1
+                # the move is made when the page draws the next state (a new board without this button)
+                button.wait_for_element_state("hidden", timeout=5000)
+            except PlaywrightError:
+                pass  # a computer player's move redrew the controls first: look again
+            break
+        else:
+            page.wait_for_timeout(100)
+    raise AssertionError(f"no result screen after {GAME_TIMEOUT_SECONDS} s ({clicks} moves made)")
+
+
+def test_a_guest_plays_a_whole_game_against_the_computer_then_plays_again(
+    browser, live_url, transactional_db
+):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_url)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        play_now(page, "perudo", "easy")
+        page.wait_for_selector(".my-dice .die")
+        first = Match.objects.get()
+        computer_seats = {seat.index: seat.user.username for seat in first.seats.filter(user__is_bot=True)}
+        assert sorted(computer_seats) == first.bot_seats == [1, 2, 3]
+
+        clicks = _play_to_the_result(page)
+
+        first.refresh_from_db()
+        assert first.status == Match.Status.FINISHED
+        assert clicks >= 1  # the guest played through the page
+        assert first.actions.filter(seat=0).exclude(action__type="timeout").count() >= 1
+        ranking = [seat for group in first.result["ranking"] for seat in group]
+        assert sorted(ranking) == [0, 1, 2, 3]
+        result = page.locator("[data-result]")
+        assert result.locator("tbody tr").count() == 4
+        page.screenshot(path=str(ARTIFACTS / "play-now-perudo-result-1280x800.png"))
+
+        page.click("[data-play-again]")
+        page.wait_for_url(lambda url: f"/table/{first.pk}/" not in url)
+        rematch = Match.objects.get(rematch_of=first)
+        assert page.url.endswith(f"/table/{rematch.pk}/")
+        # The only human accepted: the new table starts at once, with the same computer players in the same seats.
+        assert rematch.status == Match.Status.ACTIVE
+        assert rematch.bot_seats == first.bot_seats
+        assert {
+            seat.index: seat.user.username for seat in rematch.seats.filter(user__is_bot=True)
+        } == computer_seats
+        assert rematch.seats.get(index=0).user == first.seats.get(index=0).user
+        page.wait_for_selector(".my-dice .die")
+        assert page.locator(".my-dice .die").count() == 5
+        shown = page.locator("[data-players] li").all_inner_texts()
+        assert all(name in " ".join(shown) for name in computer_seats.values())
+        assert not errors
+    finally:
+        context.close()

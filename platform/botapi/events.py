@@ -29,7 +29,6 @@ from moderation.services import is_locked_out, user_group
 from turnengine.dispatch import DispatchWithoutDatabaseHop
 from turnengine.models import Match, Seat
 from turnengine.services import encode_frame
-from turnengine.sockets import HandshakeGuard
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_SUSPENDED = 4403
@@ -106,7 +105,7 @@ def account_events(*, user, tracked: set[int]) -> tuple[list[tuple[tuple, dict]]
     return events, following
 
 
-class EventStreamConsumer(HandshakeGuard, DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
+class EventStreamConsumer(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:

@@ -18,17 +18,21 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from botapi.asgi import BearerTokenRouter  # noqa: E402
 from tapete.origin import SameOriginValidator  # noqa: E402
 from tapete.routing import websocket_urlpatterns  # noqa: E402
+from turnengine.sockets import HandshakeGuard  # noqa: E402
 
 
 def site_application(patterns: list) -> ProtocolTypeRouter:
     """Django for HTTP; for websockets, ``patterns`` behind the Bot API's token router or, for browsers, the origin
-    check and the session (``bench/echo.py`` serves the same stack with its echo routes added)."""
+    check and the session, the whole stack inside the handshake guard, which never lets a failure answer HTTP 500
+    (``bench/echo.py`` serves the same stack with its echo routes added)."""
     return ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": BearerTokenRouter(
-                token_app=URLRouter(patterns),
-                session_app=SameOriginValidator(AuthMiddlewareStack(URLRouter(patterns))),
+            "websocket": HandshakeGuard(
+                BearerTokenRouter(
+                    token_app=URLRouter(patterns),
+                    session_app=SameOriginValidator(AuthMiddlewareStack(URLRouter(patterns))),
+                )
             ),
         }
     )

@@ -27,3 +27,5 @@ urlpatterns = [
     path("", include("moderation.urls")),
     path("", include("lobby.urls")),
 ]
+
+handler500 = "tapete.errors.server_error"  # a database out of reach answers 503, "try again" (tapete/errors.py)

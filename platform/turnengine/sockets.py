@@ -13,9 +13,10 @@
 * answers every refusal with an ``error`` frame and keeps the socket open: an :class:`EngineError` with its code,
   and any other exception as ``server_error``, logged in one line without the client's payload or a traceback;
 * speaks the user's language (the language cookie, else ``Accept-Language``) in error messages and close reasons;
-* never fails a handshake with HTTP 500 (:class:`HandshakeGuard`): when the socket cannot be opened (the channel
-  layer's Redis unreachable while Channels opens the socket's channel or :meth:`open` joins its groups, or any other
-  failure), the handshake is accepted and closed with 4500, logged in one line, and the client tries again later.
+* never fails a handshake with HTTP 500 (:class:`HandshakeGuard`, around every websocket): when the socket cannot
+  be opened (PostgreSQL unreachable while the session is read, the channel layer's Redis while Channels opens the
+  socket's channel or :meth:`open` joins its groups, or any other failure), the handshake is accepted and closed
+  with 4500, logged in one line, and the client tries again later.
 
 Close codes and error codes are documented in ``docs/protocol.md``; ``tests/turnengine/test_protocol_doc.py`` checks
 that the document and this module agree.
@@ -72,18 +73,28 @@ def scope_language(scope: dict) -> str:
 
 
 class HandshakeGuard:
-    """For every websocket consumer of the site (first among its bases): a failure before the handshake is answered
-    is accepted and closed with 4500, logged in one line, where daphne would answer HTTP 500. Channels opens the
-    socket's channel on the layer before any consumer code runs, and a consumer joins its groups before it accepts:
-    both fail while the channel layer's Redis cannot be reached."""
+    """ASGI middleware around the whole websocket stack (``tapete.asgi``): a failure before the handshake is
+    answered is accepted and closed with 4500, logged in one line, where daphne would answer HTTP 500. Channels'
+    session middleware reads the database before any consumer runs, Channels opens the socket's channel on the
+    layer, and a consumer joins its groups before it accepts: each fails while PostgreSQL or the channel layer's
+    Redis cannot be reached. A failure after the accept is the consumer's to handle."""
 
-    accepted = False
+    def __init__(self, app) -> None:
+        self.app = app
 
     async def __call__(self, scope, receive, send) -> None:
+        accepted = False
+
+        async def send_tracked(message: dict) -> None:
+            nonlocal accepted
+            if message["type"] in ("websocket.accept", "websocket.close"):
+                accepted = True  # answered: a close before the accept is a deliberate refusal
+            await send(message)
+
         try:
-            await super().__call__(scope, receive, send)
+            await self.app(scope, receive, send_tracked)
         except Exception as error:
-            if self.accepted:
+            if accepted:
                 raise
             logger.warning(
                 "websocket %s: the handshake failed with %s; closed with %d",
@@ -94,17 +105,18 @@ class HandshakeGuard:
             await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": CLOSE_SERVER_ERROR})
 
-    async def accept(self, subprotocol=None, headers=None) -> None:
-        self.accepted = True
-        await super().accept(subprotocol, headers)
 
-
-class FrameSocket(HandshakeGuard, DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
+class FrameSocket(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
     """Subclasses implement :meth:`open` (after admission; call :meth:`refuse` or ``accept``), :meth:`handle`
     (one parsed message) and optionally :meth:`closed`; ``kinds`` is the allow-list of client frames."""
 
     kinds: frozenset[str] = KINDS
     admitted = False
+    accepted = False
+
+    async def accept(self, subprotocol=None, headers=None) -> None:
+        self.accepted = True
+        await super().accept(subprotocol, headers)
 
     async def connect(self) -> None:
         self.language = scope_language(self.scope)

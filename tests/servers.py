@@ -13,7 +13,19 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
+
+# The marks of a test that needs PostgreSQL and Redis (CI's first pass): elsewhere it is skipped, saying why.
+REAL_SERVICES = [
+    pytest.mark.redis,
+    pytest.mark.postgres,
+    pytest.mark.skipif(
+        not (os.environ.get("REDIS_URL") and os.environ.get("DATABASE_URL", "").startswith("postgres")),
+        reason="needs REDIS_URL and a PostgreSQL DATABASE_URL (CI sets both)",
+    ),
+]
 LOGS = ROOT / "test-artifacts" / "processes"
 
 

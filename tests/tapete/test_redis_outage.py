@@ -21,19 +21,14 @@ from django.db import connection
 from tests.conftest import PASSWORD
 from tests.faults import RawWebSocket, TcpProxy, close_code
 from tests.lobby.test_lobby_pages import form_defaults
-from tests.servers import daphne_servers, database_url, wait_for_other_database_sessions
+from tests.servers import REAL_SERVICES, daphne_servers, database_url, wait_for_other_database_sessions
 from tests.turnengine.wsclient import make_session_key
 from turnengine.models import Match
 from turnengine.sockets import CLOSE_SERVER_ERROR
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 pytestmark = [
-    pytest.mark.redis,
-    pytest.mark.postgres,
-    pytest.mark.skipif(
-        not (REDIS_URL and connection.vendor == "postgresql"),
-        reason="needs REDIS_URL and a PostgreSQL DATABASE_URL (CI sets both)",
-    ),
+    *REAL_SERVICES,
     pytest.mark.django_db(transaction=True),
 ]
 

@@ -29,7 +29,13 @@ from django.db import connection, connections
 
 from lobby import services as lobby
 from tests.faults import TcpProxy
-from tests.servers import celery_worker, daphne_servers, match_socket, wait_for_other_database_sessions
+from tests.servers import (
+    REAL_SERVICES,
+    celery_worker,
+    daphne_servers,
+    match_socket,
+    wait_for_other_database_sessions,
+)
 from tests.turnengine.wsclient import make_session_key
 from turnengine.broadcast import broadcast_sync
 from turnengine.models import Match, MatchAction
@@ -37,12 +43,7 @@ from turnengine.models import Match, MatchAction
 REDIS_URL = os.environ.get("REDIS_URL", "")
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.redis,
-    pytest.mark.postgres,
-    pytest.mark.skipif(
-        not REDIS_URL or not os.environ.get("DATABASE_URL", "").startswith("postgres"),
-        reason="needs REDIS_URL and a PostgreSQL DATABASE_URL (CI sets both)",
-    ),
+    *REAL_SERVICES,
 ]
 
 TABLES = 3

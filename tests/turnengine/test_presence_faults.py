@@ -23,13 +23,13 @@ import time
 
 import pytest
 import websockets
-from django.conf import settings
 from django.db import connection, connections
 from django.utils import timezone
 
 from tests.faults import TcpProxy
 from tests.servers import (
     LOGS,
+    REAL_SERVICES,
     celery_worker,
     child_env,
     daphne_command,
@@ -44,12 +44,7 @@ from turnengine import clocks, services
 from turnengine.models import Connection, Match, Seat
 
 pytestmark = [
-    pytest.mark.redis,
-    pytest.mark.postgres,
-    pytest.mark.skipif(
-        not (settings.REDIS_URL and connection.vendor == "postgresql"),
-        reason="needs REDIS_URL and a PostgreSQL DATABASE_URL (CI sets both)",
-    ),
+    *REAL_SERVICES,
     pytest.mark.django_db(transaction=True),
 ]
 

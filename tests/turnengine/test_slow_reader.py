@@ -20,18 +20,19 @@ from django.conf import settings
 from django.db import connection
 
 from tests.faults import RawWebSocket, close_code
-from tests.servers import daphne_servers, database_url, match_socket, wait_for_other_database_sessions
+from tests.servers import (
+    REAL_SERVICES,
+    daphne_servers,
+    database_url,
+    match_socket,
+    wait_for_other_database_sessions,
+)
 from tests.turnengine.wsclient import make_session_key
 from turnengine.models import Match
 from turnengine.sockets import CLOSE_SLOW_READER
 
 pytestmark = [
-    pytest.mark.redis,
-    pytest.mark.postgres,
-    pytest.mark.skipif(
-        not (settings.REDIS_URL and connection.vendor == "postgresql"),
-        reason="needs REDIS_URL and a PostgreSQL DATABASE_URL (CI sets both)",
-    ),
+    *REAL_SERVICES,
     pytest.mark.django_db(transaction=True),
 ]
 

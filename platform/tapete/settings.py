@@ -226,7 +226,8 @@ if REDIS_URL:
         "global_keyprefix": TAPETE_REDIS_PREFIX,
     }
 else:
-    CELERY_BROKER_URL = f"sqla+sqlite:///{VAR_DIR / 'celery-broker.sqlite3'}"
+    # The transport is named apart from the URL: a "sqla+" prefix in the URL would choose kombu's own class.
+    CELERY_BROKER_URL = f"sqlite:///{VAR_DIR / 'celery-broker.sqlite3'}"
     CELERY_BROKER_TRANSPORT = "tapete.broker:Transport"  # kombu's, polling every worker tick (tapete/broker.py)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True

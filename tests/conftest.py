@@ -32,8 +32,18 @@ def pytest_configure(config):
     settings.VAR_DIR.mkdir(exist_ok=True)
 
 
+# Tests of the pure libraries (the games' rules and bots, the SDK): they reach no service, so a run against
+# PostgreSQL and Redis tells nothing more than one on the embedded default (CI runs them there only: .ci/run).
+PURE_TESTS = ("tests/games/", "tests/sdk/", "tests/test_rules_are_pure.py")
+
+
 def pytest_collection_modifyitems(config, items):
-    """Browser tests last: they are the slowest, and a failure elsewhere should show first."""
+    """Marks the pure tests ``pure``; browser tests last: they are the slowest, and a failure elsewhere should show
+    first."""
+    root = str(config.rootpath) + "/"
+    for item in items:
+        if str(item.path).removeprefix(root).startswith(PURE_TESTS):
+            item.add_marker(pytest.mark.pure)
     items.sort(key=lambda item: "/e2e/" in str(item.path))
 
 

@@ -47,6 +47,20 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: "/e2e/" in str(item.path))
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing test that ran server or worker processes (tests/servers.py) reports what their logs said while it
+    ran: a failure seen only on a CI machine can then be read from CI's output."""
+    report = yield
+    if report.when == "call" and report.failed:
+        from tests.servers import recent_logs
+
+        logs = recent_logs(since=call.start)
+        if logs:
+            report.sections.append(("server and worker logs", logs))
+    return report
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup):
     """Consumers under test query from asgiref's database thread, whose connection would outlive the tests and keep

@@ -29,6 +29,17 @@ REAL_SERVICES = [
 LOGS = ROOT / "test-artifacts" / "processes"
 
 
+def recent_logs(since: float, lines: int = 60) -> str:
+    """The last ``lines`` of each child process's log written to since ``since`` (a ``time.time()``): what a
+    failing test that crosses processes reports, so a failure seen only in CI can be read from its output."""
+    parts = []
+    for path in sorted(LOGS.glob("*.log"), key=lambda path: path.stat().st_mtime) if LOGS.exists() else []:
+        if path.stat().st_mtime >= since:
+            tail = path.read_text(errors="replace").splitlines()[-lines:]
+            parts.append(f"--- {path.name} (last {len(tail)} lines)\n" + "\n".join(tail))
+    return "\n".join(parts)
+
+
 def _log_file(name: str):
     """A file for a child process's stderr: a pipe nobody reads would block the child once its buffer is full."""
     LOGS.mkdir(parents=True, exist_ok=True)
@@ -171,7 +182,12 @@ def _wait_for_port(port: int, process: subprocess.Popen, log, timeout: float = 3
 def celery_worker(env: dict[str, str], *, beat: bool = True, purge: bool = True):
     """A real Celery worker (with its beat scheduler) as a subprocess; yields the process so tests can kill it.
     With ``purge``, messages that earlier tests left on the broker are dropped first, so the worker starts on the
-    test's own tasks only."""
+    test's own tasks only.
+
+    It runs as ``./dev serve`` runs it, two threads: with a single one (``--pool=solo``) every task due at a time
+    (the computer players' moves, the deadlines) runs in Celery's one timer thread, so any task that waits (a
+    relay or a database lock) holds up all the others behind it. Its log (info level: each task received and
+    done, with times) is in ``test-artifacts/processes/``."""
     if purge:
         from tapete.celery import app
 
@@ -184,8 +200,9 @@ def celery_worker(env: dict[str, str], *, beat: bool = True, purge: bool = True)
         "-A",
         "tapete",
         "worker",
-        "--pool=solo",
-        "--loglevel=warning",
+        "--pool=threads",
+        "--concurrency=2",
+        "--loglevel=info",
         "--without-gossip",
         "--without-mingle",
     ]

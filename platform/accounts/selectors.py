@@ -3,6 +3,7 @@
 from django.db.models import QuerySet
 
 from accounts.models import User
+from ratings.models import RatingChange
 from turnengine.models import Match, Seat
 
 
@@ -27,8 +28,6 @@ def user_finished_matches(*, user: User) -> QuerySet[Match]:
 def finished_games(*, user: User, matches) -> list[dict]:
     """Each finished match as the profile lists it: the player's place among the seats, whether they won (a tie
     for first shares the win), how many played, and the rating change of a ranked game."""
-    from ratings.models import RatingChange
-
     matches = list(matches)
     seats = dict(Seat.objects.filter(match__in=matches, user=user).values_list("match_id", "index"))
     deltas = dict(

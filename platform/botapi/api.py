@@ -25,7 +25,6 @@ from lobby import services as lobby
 from lobby.errors import LobbyError
 from lobby.notify import lobby_changed
 from turnengine import services
-from turnengine.broadcast import broadcast_sync
 from turnengine.errors import EngineError
 
 
@@ -204,8 +203,7 @@ def table_cancel(request, match_id: int):
 @table_router.post("/{match_id}/start", response=responses(schemas.Table), summary="Start your full table")
 def table_start(request, match_id: int):
     tables.match_or_404(match_id)
-    update = lobby.table_start(user=request.user, match_id=match_id)
-    broadcast_sync(update)
+    lobby.table_start(user=request.user, match_id=match_id)
     return _changed(request, match_id)
 
 
@@ -234,7 +232,6 @@ def table_move(request, match_id: int, body: schemas.Move):
     update = services.match_apply_action(
         match_id=match.pk, user=request.user, expected_version=body.version, action=body.action
     )
-    broadcast_sync(update)
     seat = tables.seat_of(match, request.user)
     return orjson.loads(update.frames[match.group_name(seat)])
 

@@ -25,7 +25,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from botapi.accounts import is_bot_account
 from botapi.models import BotTable
 from lobby.notify import LOBBY_GROUP
-from moderation.services import is_locked_out, user_group
+from moderation.sanctions import is_locked_out, user_group
 from turnengine.dispatch import DispatchWithoutDatabaseHop
 from turnengine.models import Match, Seat
 from turnengine.services import encode_frame

@@ -11,6 +11,7 @@ import orjson
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
+from botapi.analysis.presentation import analysis_context
 from botapi.errors import ApiError
 from botapi.models import BotTable
 from turnengine import bot_seats, clocks, services
@@ -114,8 +115,6 @@ def table_snapshot(match: Match, *, user) -> dict:
 
 def analysis_json(match: Match) -> dict:
     """The analysis of a finished match in the request's language; asks for it if an older match has none."""
-    from botapi.analysis.presentation import analysis_context
-
     if match.status != Match.Status.FINISHED:
         raise ApiError("match_not_finished")
     context = analysis_context(match=match)

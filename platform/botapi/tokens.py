@@ -12,7 +12,7 @@ import secrets as token_source
 from django.utils import timezone
 
 from botapi.models import SCOPES, TOKEN_PREFIX, ApiToken, token_digest
-from moderation.services import is_locked_out
+from moderation.sanctions import is_locked_out
 
 MAX_TOKENS_PER_USER = 20
 LAST_USED_PRECISION_SECONDS = 60  # last_used_at is written at most once a minute per token

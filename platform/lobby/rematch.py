@@ -11,9 +11,11 @@ from __future__ import annotations
 from django.db import transaction
 
 from lobby.errors import LobbyError
-from moderation.services import is_locked_out, network_notices_for
-from turnengine import services
+from moderation.sanctions import is_locked_out
+from moderation.services import network_notices_for
+from turnengine import outbox, services
 from turnengine.models import Match, Seat
+from turnengine.updates import Update, encode_frame
 
 
 def table_rematch(*, user, match_id: int) -> tuple[Match, services.Update | None]:
@@ -47,7 +49,9 @@ def table_rematch(*, user, match_id: int) -> tuple[Match, services.Update | None
             return new, None
         logged = services.match_begin(match=new)
         network_notices_for(match=new)
-    return new, services.build_update(new, logged)
+    update = services.build_update(new, logged)
+    outbox.send_on_commit(update)
+    return new, update
 
 
 def _open_rematch(old: Match, old_seats: list[Seat], user) -> Match:
@@ -71,9 +75,12 @@ def _open_rematch(old: Match, old_seats: list[Seat], user) -> Match:
 
 
 def rematch_notice(*, old: Match, new: Match) -> services.Update:
-    """Tell the players still on the old table's result screen who is ready to play again, and where."""
+    """Tell the players still on the old table's result screen who is ready to play again, and where (on
+    commit)."""
     accepted = list(
         new.seats.filter(user__is_bot=False).order_by("index").values_list("user__username", flat=True)
     )
     data = {"match_id": new.pk, "status": new.status, "accepted": accepted}
-    return services.Update({old.group_name("all"): services.encode_frame("rematch", None, data)})
+    update = Update({old.group_name("all"): encode_frame("rematch", None, data)})
+    outbox.send_on_commit(update)
+    return update

@@ -13,9 +13,10 @@ from tapete_sdk.plugin import InvalidOptions, play_now_players
 
 from botapi.accounts import is_bot_account, may_sit, table_admit_bots
 from lobby.errors import LobbyError
-from moderation.services import is_locked_out, network_notices_for
+from moderation.sanctions import is_locked_out
+from moderation.services import network_notices_for
 from ratings.selectors import match_pool, rating_value
-from turnengine import bot_seats, clocks, services
+from turnengine import bot_seats, clocks, outbox, services
 from turnengine.models import Match, Seat
 
 PLAY_NOW_TIME_CONTROL = clocks.DEFAULT_PROFILE
@@ -180,7 +181,9 @@ def table_start(*, user, match_id: int) -> services.Update:
             raise LobbyError("not_enough_players")
         logged = services.match_begin(match=match)
         network_notices_for(match=match)
-    return services.build_update(match, logged)
+    update = services.build_update(match, logged)
+    outbox.send_on_commit(update)
+    return update
 
 
 def table_play_now(

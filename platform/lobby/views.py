@@ -23,7 +23,6 @@ from lobby.notify import lobby_changed
 from tapete import throttle
 from tapete.params import BadParameter, int_param
 from turnengine import bot_seats
-from turnengine.broadcast import broadcast_sync
 from turnengine.models import Match
 from turnengine.views import MAX_SEATS, board_templates
 
@@ -117,14 +116,13 @@ def play_now(request, game: str):
     rules = _rules_or_404(game)
     level = request.POST.get("level", DEFAULT_PLAY_LEVEL)
     try:
-        match, update = services.table_play_now(
+        match, _update = services.table_play_now(
             user=request.user, game=rules.key, level=level, ip_address=request.META.get("REMOTE_ADDR")
         )
     except LobbyError as error:
         messages.error(request, error.message)
         return redirect("lobby:home")
     request.session[PLAY_LEVEL_SESSION_KEY] = level
-    broadcast_sync(update)
     return redirect("lobby:table", match_id=match.pk)
 
 
@@ -272,11 +270,7 @@ def table_cancel(request, match_id: int):
 @login_required
 @require_POST
 def table_start(request, match_id: int):
-    started, update = _run(
-        request, match_id, lambda: services.table_start(user=request.user, match_id=match_id)
-    )
-    if started:
-        broadcast_sync(update)
+    _run(request, match_id, lambda: services.table_start(user=request.user, match_id=match_id))
     return redirect("lobby:table", match_id=match_id)
 
 
@@ -289,9 +283,7 @@ def table_rematch(request, match_id: int):
     )
     if not done:
         return redirect("lobby:table", match_id=match_id)
-    new, update = result
-    if update is not None:
-        broadcast_sync(update)
+    new, _update = result
     lobby_changed(new)
-    broadcast_sync(rematch.rematch_notice(old=new.rematch_of, new=new))
+    rematch.rematch_notice(old=new.rematch_of, new=new)
     return redirect("lobby:table", match_id=new.pk)

@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-from moderation import services
+from moderation import sanctions, services
 from moderation.models import Report, Sanction
 from moderation.notices import format_moment
 from turnengine.models import ChatMessage, Match
@@ -188,7 +188,7 @@ def _describe_sanction(kind: str):
             Sanction.Kind.BAN: _("%(name)s is banned with no end: their open tables say why and close, log-in "
                                  "and tables are refused."),
         }[kind] % {"name": name, "until": until}
-        games = _games_left(user) if kind in services.LOCKOUT_KINDS else []
+        games = _games_left(user) if kind in sanctions.LOCKOUT_KINDS else []
         return [line, *games, *_report_lines(target)]
 
     return describe

@@ -4,7 +4,7 @@ so that ``SanctionMiddleware`` can tell them on every page what happened instead
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 
-from moderation.services import is_locked_out
+from moderation.sanctions import is_locked_out
 
 
 class SanctionAwareBackend(ModelBackend):

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from moderation.models import Report
 from moderation.notices import sanction_message, user_zone
-from moderation.services import LOCKOUT_KINDS, active_sanction
+from moderation.sanctions import LOCKOUT_KINDS, active_sanction
 
 
 class ReportForm(forms.Form):

@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.utils.functional import SimpleLazyObject
 
 from moderation.notices import sanction_message
-from moderation.services import Restrictions, player_restrictions
+from moderation.sanctions import Restrictions, player_restrictions
 
 ALLOWED_WHILE_LOCKED_OUT = {"logout", "set_language", "javascript-catalog", "moderation:acknowledge"}
 

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts.timezones import zone_named
 from moderation.models import Sanction
+from moderation.sanctions import LOCKOUT_KINDS, active_sanction
 
 # A websocket close reason is at most 123 bytes of UTF-8 (RFC 6455, 5.5): the frame before it says the rest.
 CLOSE_REASON_BYTES = 123
@@ -90,8 +91,6 @@ def sanction_frame_data(sanction: Sanction, zone: ZoneInfo) -> dict:
 def socket_notice(*, user, scope: dict, sanction_id: int | None) -> tuple[dict | None, str]:
     """For a consumer: the frame data of warning or mute ``sanction_id``, or of the lockout in force (None if none
     is any more), and the close reason of a lockout."""
-    from moderation.services import LOCKOUT_KINDS, active_sanction
-
     with translation.override(scope_language(scope)):
         zone = user_zone(user)
         sanction = Sanction.objects.filter(pk=sanction_id, user=user).first() if sanction_id else None

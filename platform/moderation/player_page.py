@@ -18,6 +18,7 @@ from moderation import services
 from moderation.admin import sanction_buttons
 from moderation.admin_actions import action_url
 from moderation.models import AuditEntry, Report
+from moderation.sanctions import player_restrictions
 from ratings.models import Rating
 from turnengine.models import Match, Seat
 
@@ -55,7 +56,7 @@ def player_page(request, user_id: int, *, admin_site):
         **admin_site.each_context(request),
         "title": _("Moderation: %(name)s") % {"name": player.username},
         "player": player,
-        "restrictions": services.player_restrictions(user=player),
+        "restrictions": player_restrictions(user=player),
         "games_finished": seats.filter(match__status=Match.Status.FINISHED).count(),
         "games_abandoned": seats.filter(abandoned=True).count(),
         "ratings": Rating.objects.filter(user=player).order_by("game", "pool"),

@@ -21,23 +21,29 @@ player at the same match.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from moderation.models import AuditEntry, ChatMute, ModeratorNote, NetworkNotice, Report, Sanction
+from moderation.notices import format_moment
+from moderation.sanctions import (
+    DISCONNECT_MESSAGE,
+    LOCKOUT_KINDS,
+    NOTICE_MESSAGE,
+    active_sanction,
+    user_group,
+)
 from ratings.models import RatingChange
 from ratings.services import rating_reverse_match
+from turnengine import outbox
+from turnengine.errors import EngineError
 from turnengine.models import ChatMessage, Match, Seat
-
-DISCONNECT_MESSAGE = "session.revoke"  # a suspension or a ban: the consumer tells the player, then closes
-NOTICE_MESSAGE = "moderation.notice"  # a warning or a mute: the consumer tells the player
-LOCKOUT_KINDS = (Sanction.Kind.SUSPENSION, Sanction.Kind.BAN)
+from turnengine.timers import match_abort, seat_leave
+from turnengine.updates import Update, encode_frame
 
 
 class ReasonRequired(ValueError):
@@ -46,60 +52,6 @@ class ReasonRequired(ValueError):
 
 class Refused(ValueError):
     """The action would change nothing, or cannot be done; the message says why, for the moderator."""
-
-
-def user_group(user_id: int) -> str:
-    return f"user.{user_id}"
-
-
-# --- what is in force ------------------------------------------------------------------------------------------
-
-
-def active_sanction(*, user, kinds: tuple[str, ...]) -> Sanction | None:
-    """The sanction of one of ``kinds`` in force now for ``user``, if any (a ban first, then the one ending last)."""
-    if user is None or not user.is_authenticated:
-        return None
-    now = timezone.now()
-    active = (
-        Sanction.objects.filter(user=user, kind__in=kinds, lifted_at__isnull=True, starts_at__lte=now)
-        .exclude(ends_at__lte=now)
-        .order_by("-starts_at")
-    )
-    return max(active, key=lambda s: (s.ends_at is None, s.ends_at or now), default=None)
-
-
-def is_locked_out(user) -> bool:
-    """Suspended or banned: no log-in, no websocket, no table."""
-    return active_sanction(user=user, kinds=LOCKOUT_KINDS) is not None
-
-
-@dataclass
-class Restrictions:
-    """What a player's pages must tell them: a lockout, a mute, warnings not yet acknowledged."""
-
-    lockout: Sanction | None = None
-    mute: Sanction | None = None
-    warnings: tuple[Sanction, ...] = ()
-
-
-def player_restrictions(*, user) -> Restrictions:
-    """All of it in one query (the site's middleware asks on every page of a logged-in player)."""
-    if user is None or not user.is_authenticated:
-        return Restrictions()
-    now = timezone.now()
-    rows = list(Sanction.objects.filter(user=user, lifted_at__isnull=True, starts_at__lte=now).exclude(
-        kind=Sanction.Kind.WARNING, acknowledged_at__isnull=False
-    ).exclude(ends_at__lte=now, kind__in=[*LOCKOUT_KINDS, Sanction.Kind.MUTE]))
-
-    def last_ending(kinds):
-        found = [s for s in rows if s.kind in kinds]
-        return max(found, key=lambda s: (s.ends_at is None, s.ends_at or now), default=None)
-
-    return Restrictions(
-        lockout=last_ending(LOCKOUT_KINDS),
-        mute=last_ending((Sanction.Kind.MUTE,)),
-        warnings=tuple(sorted((s for s in rows if s.kind == Sanction.Kind.WARNING), key=lambda s: s.starts_at)),
-    )
 
 
 # --- the audit log ---------------------------------------------------------------------------------------------
@@ -136,7 +88,9 @@ def sanction_refusal(*, user, kind: str, duration: timedelta | None = None) -> s
         return _("%(name)s is a computer player.") % {"name": user.username}
     if kind == Sanction.Kind.WARNING:
         return None
-    if kind in (Sanction.Kind.MUTE, Sanction.Kind.SUSPENSION) and (duration is None or duration <= timedelta(0)):
+    if kind in (Sanction.Kind.MUTE, Sanction.Kind.SUSPENSION) and (
+        duration is None or duration <= timedelta(0)
+    ):
         return _("Choose how long it lasts.")
     ban = active_sanction(user=user, kinds=(Sanction.Kind.BAN,))
     if ban is not None:
@@ -145,8 +99,6 @@ def sanction_refusal(*, user, kind: str, duration: timedelta | None = None) -> s
         return None
     current = active_sanction(user=user, kinds=(kind,))
     if current is not None and current.ends_at is not None and current.ends_at >= timezone.now() + duration:
-        from moderation.notices import format_moment
-
         return _("%(name)s is already %(kind)s until %(until)s.") % {
             "name": user.username,
             "kind": current.get_kind_display().lower(),
@@ -160,9 +112,9 @@ def related_open_reports(*, report: Report) -> list[Report]:
     if report.match_id is None:
         return []
     return list(
-        Report.objects.filter(reported=report.reported, match=report.match, status=Report.Status.OPEN).exclude(
-            pk=report.pk
-        )
+        Report.objects.filter(
+            reported=report.reported, match=report.match, status=Report.Status.OPEN
+        ).exclude(pk=report.pk)
     )
 
 
@@ -201,7 +153,11 @@ def moderation_sanction(
         )
         resolved = []
         if report is not None:
-            closing = [report, *also_resolve, *(related_open_reports(report=report) if resolve_related else [])]
+            closing = [
+                report,
+                *also_resolve,
+                *(related_open_reports(report=report) if resolve_related else []),
+            ]
             for item in {item.pk: item for item in closing}.values():
                 item.refresh_from_db(fields=["status"])
                 if item.status == Report.Status.OPEN and item.reported_id == user.pk:
@@ -227,7 +183,9 @@ def moderation_sanction(
 
 
 def moderation_warn(*, moderator, user, reason: str, **options) -> Sanction:
-    return moderation_sanction(moderator=moderator, user=user, kind=Sanction.Kind.WARNING, reason=reason, **options)
+    return moderation_sanction(
+        moderator=moderator, user=user, kind=Sanction.Kind.WARNING, reason=reason, **options
+    )
 
 
 def moderation_mute(*, moderator, user, reason: str, duration: timedelta, **options) -> Sanction:
@@ -238,12 +196,19 @@ def moderation_mute(*, moderator, user, reason: str, duration: timedelta, **opti
 
 def moderation_suspend(*, moderator, user, reason: str, duration: timedelta, **options) -> Sanction:
     return moderation_sanction(
-        moderator=moderator, user=user, kind=Sanction.Kind.SUSPENSION, reason=reason, duration=duration, **options
+        moderator=moderator,
+        user=user,
+        kind=Sanction.Kind.SUSPENSION,
+        reason=reason,
+        duration=duration,
+        **options,
     )
 
 
 def moderation_ban(*, moderator, user, reason: str, **options) -> Sanction:
-    return moderation_sanction(moderator=moderator, user=user, kind=Sanction.Kind.BAN, reason=reason, **options)
+    return moderation_sanction(
+        moderator=moderator, user=user, kind=Sanction.Kind.BAN, reason=reason, **options
+    )
 
 
 def running_matches(*, user) -> list[Match]:
@@ -254,16 +219,11 @@ def running_matches(*, user) -> list[Match]:
 def release_seats(*, user) -> None:
     """A suspended or banned player leaves their running games: ranked seats are abandoned (the others play on and
     the result is rated), friendly seats are played by the bot (``timers.seat_leave`` does both)."""
-    from turnengine.broadcast import broadcast_sync
-    from turnengine.errors import EngineError
-    from turnengine.timers import seat_leave
-
     for match in running_matches(user=user):
         try:
-            update = seat_leave(match_id=match.pk, user=user)
+            seat_leave(match_id=match.pk, user=user)
         except EngineError:  # it ended meanwhile
             continue
-        broadcast_sync(update)
 
 
 def lift_refusal(*, sanction: Sanction) -> str | None:
@@ -311,8 +271,6 @@ def hide_refusal(*, message: ChatMessage) -> str | None:
 
 def moderation_hide_message(*, moderator, message: ChatMessage, reason: str) -> None:
     """Hide a chat line: it leaves every snapshot, and every open page of the table removes it at once."""
-    from turnengine.services import Update, encode_frame
-
     reason = require_reason(reason)
     with transaction.atomic():
         message = ChatMessage.objects.select_for_update().select_related("match").get(pk=message.pk)
@@ -330,7 +288,7 @@ def moderation_hide_message(*, moderator, message: ChatMessage, reason: str) -> 
         )
     match = message.match
     frame = encode_frame("chat_hidden", match.version, {"id": message.pk})
-    _broadcast_after_commit(Update({match.group_name("all"): frame}))
+    outbox.send_on_commit(Update({match.group_name("all"): frame}))
 
 
 def abort_refusal(*, match: Match) -> str | None:
@@ -341,22 +299,27 @@ def abort_refusal(*, match: Match) -> str | None:
 
 def moderation_abort_match(*, moderator, match: Match, reason: str) -> None:
     """Stop a match without a result (and so without any rating change): its clocks stop, the seed is published
-    and every open page says that a moderator aborted it (``timers.match_abort``)."""
-    from turnengine.timers import match_abort
-
+    and every open page says that a moderator aborted it (``timers.match_abort``, whose frames go on commit)."""
     reason = require_reason(reason)
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         _refuse_if(abort_refusal(match=locked))
-        update = match_abort(match_id=match.pk)
-        _audit(moderator=moderator, action="abort_match", reason=reason, match=locked, status_before=locked.status)
-    _broadcast_after_commit(update)
+        match_abort(match_id=match.pk)
+        _audit(
+            moderator=moderator,
+            action="abort_match",
+            reason=reason,
+            match=locked,
+            status_before=locked.status,
+        )
 
 
 def reversible_changes(*, match: Match) -> list[RatingChange]:
     """The rating changes of ``match`` that a reversal would undo."""
     return list(
-        RatingChange.objects.filter(match=match, reversed_at__isnull=True).select_related("user").order_by("user_id")
+        RatingChange.objects.filter(match=match, reversed_at__isnull=True)
+        .select_related("user")
+        .order_by("user_id")
     )
 
 
@@ -455,11 +418,7 @@ def report_create(
 
 def _send_to_user(user_id: int, message: dict) -> None:
     """After the commit, send ``message`` to every open websocket of this user (``user.<id>`` group)."""
-
-    def send():
-        async_to_sync(get_channel_layer().group_send)(user_group(user_id), message)
-
-    transaction.on_commit(send)
+    outbox.send_on_commit(Update(messages={user_group(user_id): message}))
 
 
 def disconnect_user(*, user_id: int) -> None:
@@ -467,19 +426,11 @@ def disconnect_user(*, user_id: int) -> None:
     _send_to_user(user_id, {"type": DISCONNECT_MESSAGE})
 
 
-def _broadcast_after_commit(update) -> None:
-    from turnengine.broadcast import broadcast_sync
-
-    transaction.on_commit(lambda: broadcast_sync(update))
-
-
 # --- personal mutes, same-network notices ------------------------------------------------------------------------
 
 
 def chat_mute_toggle(*, user, username: str, mute: bool) -> list[str]:
     """Hide (or show again) another player's chat for ``user`` only; returns who ``user`` mutes now."""
-    from accounts.models import User
-
     other = User.objects.filter(username=username).first()
     if other is not None and other != user:
         if mute:
@@ -512,5 +463,7 @@ def network_notices_for(*, match: Match) -> list[NetworkNotice]:
 
 def network_notices_about(*, user) -> list[NetworkNotice]:
     """The same-network notices naming ``user``."""
-    notices = NetworkNotice.objects.filter(match__seats__user=user).select_related("match").order_by("-created_at")
+    notices = (
+        NetworkNotice.objects.filter(match__seats__user=user).select_related("match").order_by("-created_at")
+    )
     return [notice for notice in notices.distinct() if user.username in notice.usernames]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
+from botapi.accounts import table_admits_bots
 from ratings.elo import INITIAL_RATING, PROVISIONAL_GAMES
 from ratings.models import Rating, RatingChange
 from ratings.pools import pool_for
@@ -12,7 +13,6 @@ LEADERBOARD_MIN_GAMES = 5
 
 
 def match_pool(match) -> str:
-    from botapi.accounts import table_admits_bots  # botapi builds on the lobby, which builds on ratings
 
     return pool_for(
         game=match.game,

@@ -2,8 +2,8 @@
 
 A game's computer players are the ``LEVELS`` it declares (name -> ``choose(view, legal, rng)``, weakest first;
 see :mod:`tapete_sdk.registry`). A bot seat plays through the same service as a human (same validation, same log):
-after every commit that leaves a bot able to act, a Celery task runs :func:`bot_play` after a short, human-like delay, keyed by
-(match, version) like the deadlines, so a stale task does nothing. Absent human seats are auto-played by the
+after every commit that leaves a bot able to act, a Celery task runs ``bot_moves.bot_play`` after a short, human-like
+delay, keyed by (match, version) like the deadlines, so a stale task does nothing. Absent human seats are auto-played by the
 "medium" level (``services.advance``). A bot's randomness comes from the match's secret seed, so replays stay exact.
 """
 
@@ -13,10 +13,9 @@ import random
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from tapete_sdk import registry
 
-from turnengine.errors import EngineError
+from turnengine import jobs
 
 AUTO_PLAY_LEVEL = "medium"
 
@@ -58,38 +57,6 @@ def choose(match, seat: int, level: str) -> dict | None:
     return levels(match.game)[level](rules.view(match.state, seat), legal, bot_rng(match, seat))
 
 
-def bot_play(*, match_id: int, version: int):
-    """Let the bots that may act now at ``match_id`` act, if the match is still at ``version``. One action per
-    call: the commit schedules the next call if a bot may act again. Returns the update to broadcast, or None."""
-    from turnengine import services
-    from turnengine.models import Match, Seat
-
-    match = Match.objects.filter(pk=match_id, version=version, status=Match.Status.ACTIVE).first()
-    if match is None:
-        return None
-    rules = match.rules
-    awaited = rules.awaited(match.state)
-    # The seats the creator gave to computer players: a bot account at the table is played by its owner's program.
-    bots = Seat.objects.filter(match=match, index__in=match.bot_seats).select_related("user")
-    acting = sorted(
-        (seat for seat in bots if seat.index in rules.to_act(match.state)),
-        key=lambda seat: (seat.index not in awaited, seat.index),
-    )
-    for seat in acting:
-        action = choose(match, seat.index, bot_level_of(seat.user))
-        if action is None:
-            continue
-        try:
-            return services.match_apply_action(
-                match_id=match_id, user=seat.user, expected_version=version, action=action
-            )
-        except EngineError as error:
-            if error.code == "too_early":  # a challenge grace period holds the move: try again after it
-                _schedule(match, delay=settings.TAPETE_BOT_DELAY_SECONDS)
-            return None  # otherwise someone moved first: the commit that did it scheduled the bots again
-    return None
-
-
 def schedule_bots(match) -> None:
     """After the commit, ask Celery for the bots' next move if a bot may act now."""
     if not settings.TAPETE_SCHEDULE_BOTS or not match.bot_seats:
@@ -97,15 +64,12 @@ def schedule_bots(match) -> None:
     acting = match.rules.to_act(match.state)
     if not any(seat in acting for seat in match.bot_seats):
         return
-    _schedule(match, delay=settings.TAPETE_BOT_DELAY_SECONDS * random.uniform(0.6, 1.4))
+    schedule_bot_move(match, delay=settings.TAPETE_BOT_DELAY_SECONDS * random.uniform(0.6, 1.4))
 
 
-def _schedule(match, *, delay: float) -> None:
-    from turnengine.tasks import bot_move
-
-    match_id, version = match.pk, match.version
-    # robust: a broker that cannot be reached is logged, and the sweeper re-queues the stalled bot move later.
-    transaction.on_commit(lambda: bot_move.apply_async((match_id, version), countdown=delay), robust=True)
+def schedule_bot_move(match, *, delay: float) -> None:
+    """After the commit, a bot move of this version in ``delay`` seconds (the sweeper re-queues a lost one)."""
+    jobs.bot_move_on_commit(match.pk, match.version, delay=delay)
 
 
 def auto_play_action(match, seat: int) -> dict:

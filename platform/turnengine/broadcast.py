@@ -1,6 +1,10 @@
 """Sends committed updates through the channel layer: one pre-encoded frame per group (a seat, the spectators, or
 everyone at the table). Consumers relay the text as is, so no state is re-read or re-encoded per socket.
 
+What to send comes from the writers, which register each update on commit (``turnengine.outbox``): in views and
+Celery tasks the outbox calls :func:`broadcast_sync` after the commit; a socket runs its writer through
+:func:`run_writer`, which sends from the event loop once the writer has returned.
+
 On the embedded default the channel layer lives in the web process's memory, which a Celery worker (another
 process) cannot reach: there the worker posts its frames to the web process's relay endpoint
 (``TAPETE_RELAY_URL``, authenticated by ``TAPETE_RELAY_TOKEN``; ``./dev serve`` sets both). With Redis, everyone
@@ -16,6 +20,7 @@ import asyncio
 import json
 import logging
 import urllib.request
+from collections.abc import Awaitable, Callable
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -23,8 +28,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import DatabaseError
 
-from turnengine import timers
-from turnengine.services import Update
+from turnengine import outbox, timers
+from turnengine.updates import Update
 
 MESSAGE_TYPE = "frame.relay"
 RELAY_HEADER = "X-Tapete-Relay-Token"
@@ -32,35 +37,86 @@ RELAY_HEADER = "X-Tapete-Relay-Token"
 logger = logging.getLogger("tapete.delivery")
 
 
-async def broadcast(update: Update) -> bool:
-    """Send every group its frame; False (logged and recorded) if they could not be published."""
+async def broadcast(update: Update, *, timeout: float | None = None) -> bool:
+    """Send every group its frame; False (logged and recorded) if they could not be published within ``timeout``
+    seconds (``TAPETE_BROADCAST_TIMEOUT_SECONDS`` by default)."""
     try:
-        await asyncio.wait_for(_publish(update), settings.TAPETE_BROADCAST_TIMEOUT_SECONDS)
+        await asyncio.wait_for(_publish(update), timeout or settings.TAPETE_BROADCAST_TIMEOUT_SECONDS)
     except Exception as error:  # noqa: BLE001  (any failure of the layer: the heartbeat delivers instead)
         await database_sync_to_async(undelivered)(update, error)
         return False
     return True
 
 
+_collecting = database_sync_to_async(outbox.collect_into)
+
+
+async def run_writer(
+    function: Callable,
+    /,
+    *args,
+    first: Callable[[object], Awaitable] | None = None,
+    timeout: float | None = None,
+    **kwargs,
+):
+    """Run the writer ``function`` on the database thread, then send every update it committed from the event loop
+    (each within ``timeout``, as :func:`broadcast`); with ``first``, await ``first(result)`` before (a mover's own
+    view goes ahead of everyone's). Updates committed before the writer raised are sent all the same."""
+    committed: list[Update] = []
+    try:
+        result = await _collecting(committed, function, *args, **kwargs)
+        if first is not None:
+            await first(result)
+    finally:
+        for update in committed:
+            await broadcast(update, timeout=timeout)
+    return result
+
+
 async def _publish(update: Update) -> None:
-    """With Redis, all of an update's frames in one round trip (``turnengine.channel_layer``)."""
+    """With Redis, all of an update's frames in one round trip (``turnengine.channel_layer``); then its control
+    messages, if any."""
     layer = get_channel_layer()
-    messages = {group: {"type": MESSAGE_TYPE, "text": text} for group, text in update.frames.items()}
+    frames = {group: {"type": MESSAGE_TYPE, "text": text} for group, text in update.frames.items()}
     if hasattr(layer, "group_send_many"):
-        await layer.group_send_many(messages)
+        await layer.group_send_many(frames)
     else:
-        await asyncio.gather(*(layer.group_send(group, message) for group, message in messages.items()))
+        await asyncio.gather(*(layer.group_send(group, message) for group, message in frames.items()))
+    for group, message in update.messages.items():
+        await layer.group_send(group, message)
+
+
+def relay_body(update: Update) -> bytes:
+    """What the worker posts to the relay endpoint (``turnengine.views.relay``), read by :func:`relayed`."""
+    return json.dumps({"frames": update.frames, "messages": update.messages}).encode()
+
+
+def relayed(body: bytes) -> Update:
+    """The update a relay request carries; ``ValueError`` if it is not one."""
+    data = json.loads(body)
+    if not isinstance(data, dict):
+        raise ValueError("a relay body is an object")
+    frames, messages = data.get("frames"), data.get("messages")
+    if not (isinstance(frames, dict) and isinstance(messages, dict)):
+        raise ValueError("a relay body holds frames and messages")
+    if not all(isinstance(text, str) for text in frames.values()):
+        raise ValueError("a frame is a text")
+    if not all(
+        isinstance(message, dict) and isinstance(message.get("type"), str) for message in messages.values()
+    ):
+        raise ValueError("a control message has a type")
+    return Update(frames={str(group): text for group, text in frames.items()}, messages=messages)
 
 
 def broadcast_sync(update: Update) -> bool:
-    """For synchronous callers (views, Celery tasks): call after the transaction has committed."""
-    if not update.frames:
+    """The outbox's sender for synchronous code (views, Celery tasks), called after the commit."""
+    if not update:
         return True
     try:
         if settings.TAPETE_RELAY_URL:
             request = urllib.request.Request(
                 settings.TAPETE_RELAY_URL,
-                data=json.dumps(update.frames).encode(),
+                data=relay_body(update),
                 headers={"Content-Type": "application/json", RELAY_HEADER: settings.TAPETE_RELAY_TOKEN},
                 method="POST",
             )
@@ -76,7 +132,7 @@ def undelivered(update: Update, error: BaseException) -> None:
     """One line in the log; for a new version's views, the failure recorded on the match."""
     logger.warning(
         "frames for %s could not be published (%s); the heartbeat will deliver them",
-        ", ".join(sorted(update.frames)) or "nobody",
+        ", ".join(sorted({*update.frames, *update.messages})) or "nobody",
         type(error).__name__,
     )
     if update.match_id is None or update.version is None:

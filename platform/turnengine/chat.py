@@ -11,9 +11,11 @@ from django.utils import timezone
 
 from moderation.models import Sanction
 from moderation.notices import sanction_message, user_zone
-from moderation.services import active_sanction
+from moderation.sanctions import active_sanction
+from turnengine import outbox
 from turnengine.errors import EngineError, engine_error
 from turnengine.models import ChatMessage, Match
+from turnengine.updates import Update, encode_frame
 
 
 def chat_payload(message: ChatMessage) -> dict:
@@ -35,9 +37,7 @@ def recent_chat(*, match: Match, seat: int | None, limit: int = 50) -> list[dict
 
 
 def chat_post(*, match: Match, user, seat: int | None, text: object, max_length: int):
-    """Persist a chat line and return the frame for its readers."""
-    from turnengine.services import Update, encode_frame
-
+    """Persist a chat line; its frame goes to its readers on commit."""
     if not isinstance(text, str) or not text.strip():
         raise engine_error("chat_empty")
     text = text.strip()
@@ -54,4 +54,6 @@ def chat_post(*, match: Match, user, seat: int | None, text: object, max_length:
     channel = ChatMessage.Channel.PLAYERS if seat is not None else ChatMessage.Channel.SPECTATORS
     message = ChatMessage.objects.create(match=match, user=user, text=text, channel=channel)
     group = match.group_name("all") if channel == ChatMessage.Channel.PLAYERS else match.group_name(None)
-    return Update({group: encode_frame("chat", match.version, chat_payload(message))})
+    update = Update({group: encode_frame("chat", match.version, chat_payload(message))})
+    outbox.send_on_commit(update)
+    return update

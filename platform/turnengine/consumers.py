@@ -13,13 +13,10 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from moderation.notices import socket_notice
-from moderation.services import (
-    chat_mute_toggle,
-    is_locked_out,
-    user_group,
-)
+from moderation.sanctions import is_locked_out, user_group
+from moderation.services import chat_mute_toggle
 from turnengine import chat, services, timers
-from turnengine.broadcast import broadcast
+from turnengine.broadcast import run_writer
 from turnengine.delivery import OrderedViews
 from turnengine.errors import engine_error
 from turnengine.frames import Act, Chat, ClientMessage, Intent, Mute
@@ -34,11 +31,9 @@ from turnengine.sockets import (
     FrameSocket,
 )
 
-# The transaction and the frames built from it run on Channels' database thread in one hop: measured under load,
-# a second hop to another thread for the frames cost more than the frames themselves. (A pool of database threads
-# measured worse too: the threads fight the event loop for the GIL.)
-apply_action = database_sync_to_async(services.match_apply_action)
-
+# A move's transaction and the frames built from it run on Channels' database thread in one hop (run_writer):
+# measured under load, a second hop to another thread for the frames cost more than the frames themselves. (A pool
+# of database threads measured worse too: the threads fight the event loop for the GIL.)
 SEAT_INTENTS = {"back": timers.seat_reclaim, "leave": timers.seat_leave, "end": timers.match_end_by_vote}
 
 
@@ -129,11 +124,17 @@ class MatchConsumer(OrderedViews, FrameSocket):
     async def on_act(self, message: Act) -> None:
         if self.seat is None:
             raise engine_error("not_seated")
-        update = await apply_action(
-            match_id=self.match.pk, user=self.user, expected_version=message.version, action=message.action
+        await run_writer(
+            services.match_apply_action,
+            match_id=self.match.pk,
+            user=self.user,
+            expected_version=message.version,
+            action=message.action,
+            first=self.send_own_view,  # the mover's view ahead of everyone's
         )
-        await self.send_view(update.frames[self.match.group_name(self.seat)], update.version)  # mover first
-        await broadcast(update)
+
+    async def send_own_view(self, update) -> None:
+        await self.send_view(update.frames[self.match.group_name(self.seat)], update.version)
 
     async def on_seat_intent(self, message: Intent) -> None:
         """``back`` (an absent player returns), ``leave`` (stand up from a running game), ``end`` (end a table where
@@ -141,21 +142,20 @@ class MatchConsumer(OrderedViews, FrameSocket):
         if self.seat is None:
             raise engine_error("not_seated")
         service = SEAT_INTENTS[message.kind]
-        update = await database_sync_to_async(service)(match_id=self.match.pk, user=self.user)
-        await broadcast(update)
+        await run_writer(service, match_id=self.match.pk, user=self.user)
 
     async def on_sync(self) -> None:
         self.request_sync()
 
     async def on_chat(self, message: Chat) -> None:
-        update = await database_sync_to_async(chat.chat_post)(
+        await run_writer(
+            chat.chat_post,
             match=self.match,
             user=self.user,
             seat=self.seat,
             text=message.text,
             max_length=settings.TAPETE_CHAT_MAX_LENGTH,
         )
-        await broadcast(update)
 
     async def on_mute(self, message: Mute) -> None:
         """Hide (``mute``) or show again (``unmute``) another player's chat, for this player only."""

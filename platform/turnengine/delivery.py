@@ -25,7 +25,7 @@ from django.conf import settings
 
 from turnengine.errors import engine_error
 from turnengine.ratelimit import TokenBucket
-from turnengine.services import view_version
+from turnengine.updates import view_version
 
 
 class OrderedViews:

@@ -31,7 +31,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from turnengine import services, timers
-from turnengine.broadcast import broadcast
+from turnengine.broadcast import run_writer
 from turnengine.models import Match
 
 logger = logging.getLogger("tapete.delivery")
@@ -88,22 +88,27 @@ class Heartbeat:
                 await socket.send_quietly(frame)
 
     async def heal(self, match_id: int, version: int, behind: list, *, now) -> None:
-        """Re-arm the clocks of the seats whose view is late, then send each socket that is behind its snapshot."""
+        """Re-arm the clocks of the seats whose view is late, then send each socket that is behind its snapshot, then
+        everyone the new clocks."""
+
+        async def catch_up(_rearmed=None) -> None:
+            for socket in behind:
+                try:
+                    await socket.catch_up()
+                except Exception as error:  # noqa: BLE001  (one socket's failure must not stop the beat)
+                    logger.warning(
+                        "heartbeat: a socket of match %s could not catch up (%s)",
+                        match_id,
+                        type(error).__name__,
+                    )
+
         seats = {socket.seat for socket in behind if socket.seat is not None}
-        update = None
-        if seats:
-            update = await database_sync_to_async(timers.seats_rearm)(
-                match_id=match_id, version=version, seats=seats, now=now
-            )
-        for socket in behind:
-            try:
-                await socket.catch_up()
-            except Exception as error:  # noqa: BLE001  (one socket's failure must not stop the beat)
-                logger.warning(
-                    "heartbeat: a socket of match %s could not catch up (%s)", match_id, type(error).__name__
-                )
-        if update is not None:
-            await broadcast(update)  # the clocks moved: everyone at the table hears of it
+        if not seats:
+            await catch_up()
+            return
+        await run_writer(
+            timers.seats_rearm, match_id=match_id, version=version, seats=seats, now=now, first=catch_up
+        )
 
 
 def current_versions(match_ids: list[int]) -> dict[int, tuple[int, bool]]:

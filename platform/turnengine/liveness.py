@@ -21,13 +21,11 @@ import socket
 import uuid
 import weakref
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
 from turnengine import presence
-from turnengine.broadcast import broadcast
-from turnengine.services import Update
+from turnengine.broadcast import run_writer
 
 logger = logging.getLogger("tapete.presence")
 
@@ -52,7 +50,9 @@ class ProcessLife:
             self.emptied.clear()
             live = dict(self.live)
             try:
-                updates = await database_sync_to_async(presence.process_tick)(
+                await run_writer(
+                    presence.process_tick,
+                    timeout=send_bound(),
                     process_id=self.id,
                     process_name=self.name,
                     started_at=self.started_at,
@@ -63,8 +63,6 @@ class ProcessLife:
                 logger.warning("presence tick of %s failed with %s", self.name, type(error).__name__)
             else:
                 self.ticked = True
-                for update in updates:
-                    await send(update)
                 if not live and not self.live:
                     return  # nothing held, nothing left in the database: the next socket starts a new ticker
             try:
@@ -91,15 +89,11 @@ def process_name(scope: dict) -> str:
     return f"{socket.gethostname()}:{where}"[:200]
 
 
-async def send(update: Update) -> None:
-    """Publish a presence update; a channel layer that fails or hangs (Redis away) must not stop the ticker, which
-    would then miss its ticks and be given up for dead."""
-    if not update.frames:
-        return
-    try:
-        await asyncio.wait_for(broadcast(update), max(1.0, settings.TAPETE_PRESENCE_TICK_SECONDS))
-    except Exception as error:  # noqa: BLE001  (counted in the database all the same; pages resync)
-        logger.warning("presence frame not sent: %s", type(error).__name__)
+def send_bound() -> float:
+    """How long a presence frame may take to publish: a tick at most, since a channel layer that hangs (Redis away)
+    must not stop the ticker, which would then miss its ticks and be given up for dead. A frame not sent is logged;
+    the counts are in the database all the same, and pages resync."""
+    return min(settings.TAPETE_BROADCAST_TIMEOUT_SECONDS, max(1.0, settings.TAPETE_PRESENCE_TICK_SECONDS))
 
 
 class Presence:
@@ -117,14 +111,15 @@ class Presence:
 
     async def opened(self) -> None:
         self.life.ensure_ticking()
-        update = await database_sync_to_async(presence.connection_open)(
+        await run_writer(
+            presence.connection_open,
+            timeout=send_bound(),
             key=self.key,
             process_id=self.life.id,
             process_name=self.life.name,
             match_id=self.match_id,
             seat=self.seat,
         )
-        await send(update)
 
     async def closed(self) -> None:
         if self.life.live.pop(self.key, None) is None:
@@ -132,11 +127,13 @@ class Presence:
         if not self.life.live:
             self.life.emptied.set()
         try:
-            update = await database_sync_to_async(presence.connection_close)(
-                key=self.key, match_id=self.match_id, seat=self.seat
+            await run_writer(
+                presence.connection_close,
+                timeout=send_bound(),
+                key=self.key,
+                match_id=self.match_id,
+                seat=self.seat,
             )
         except Exception as error:  # noqa: BLE001  (the ticker settles it once the database answers)
             logger.warning("presence close left to the next tick: %s", type(error).__name__)
             self.life.ensure_ticking()
-            return
-        await send(update)

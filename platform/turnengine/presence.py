@@ -30,7 +30,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from turnengine import clocks, services
+from turnengine import clocks, outbox, services
 from turnengine.models import Connection, Match, PresenceNotice, Seat, ServerProcess
 
 DEAD_AFTER_TICKS = 3
@@ -149,7 +149,8 @@ def _settle(
     now: datetime | None = None,
 ) -> services.Update:
     """Under the match's lock: add or remove connection rows, recount the seat's (or the spectators') rows into
-    its counter, and settle a seat whose last connection went or whose first came back."""
+    its counter, and settle a seat whose last connection went or whose first came back; everyone's ``presence``
+    frame is sent on commit."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None:
@@ -166,7 +167,9 @@ def _settle(
         notice = None
         if match.status == Match.Status.ACTIVE and match.clock:
             notice = _connection_changed(match, seat, count, closed=removed > 0, now=now or timezone.now())
-    return services.presence_frames(match, notice=notice)
+        update = services.presence_frames(match, notice=notice)
+        outbox.send_on_commit(update)
+    return update
 
 
 def _connection_changed(match: Match, seat: int, count: int, *, closed: bool, now: datetime) -> dict | None:

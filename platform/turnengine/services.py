@@ -1,9 +1,9 @@
 """The turn engine's services: the only code that changes a match's state.
 
 Every change runs in one short transaction: lock the match row, check, apply the action and any chance steps that
-follow it, append to the action log, bump the version, commit. Callers broadcast the returned :class:`Update` only
-after the commit (see ``turnengine.broadcast``), so nobody ever sees a state that was rolled back, and unredacted
-state never leaves this module: frames are built per seat from ``rules.view``.
+follow it, append to the action log, bump the version, commit. Its :class:`~turnengine.updates.Update` is
+registered to be sent on commit (``turnengine.outbox``), so nobody ever sees a state that was rolled back, and
+unredacted state never leaves this module: frames are built per seat from ``rules.view``.
 
 Chance: step ``k`` of a match draws from ``random.Random(f"{seed}:{k}")``. The seed is secret while the match runs
 (its SHA-256 is public from the start) and published when it ends, so anyone can re-derive every roll and shuffle.
@@ -12,10 +12,8 @@ Chance: step ``k`` of a match draws from ``random.Random(f"{seed}:{k}")``. The s
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-import orjson
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -25,46 +23,16 @@ from ratings.elo import final_ranking
 from ratings.models import RatingChange
 from ratings.selectors import match_pool, ratings_by_user
 from ratings.services import rating_apply_outcome
-from turnengine import bot_seats, clocks, match_sql
+from turnengine import bot_seats, clocks, jobs, match_sql, outbox
 from turnengine.chat import recent_chat
 from turnengine.errors import EngineError, engine_error
 from turnengine.models import Match, MatchAction, PresenceNotice, Seat
 from turnengine.signals import announce_finish
-
-
-@dataclass
-class Update:
-    """Frames to send after a commit: channel-layer group name -> JSON text. An update holding the seats' views of
-    a new version names its match and that version, so that a failed delivery can be recorded on the match
-    (``turnengine.delivery``)."""
-
-    frames: dict[str, str] = field(default_factory=dict)
-    match_id: int | None = None
-    version: int | None = None
+from turnengine.updates import Update, encode_frame
 
 
 def chance_rng(seed: str, step: int) -> random.Random:
     return random.Random(f"{seed}:{step}")
-
-
-def encode_frame(kind: str, version: int | None, data: dict) -> str:
-    """A compact ``{t, v, d}`` JSON frame. orjson: a Chinese Checkers view with its legal moves took 20 times as long
-    through the standard library's encoder, three times per move on the database thread."""
-    return orjson.dumps({"t": kind, "v": version, "d": data}, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-VIEW_PREFIX = '{"t":"view","v":'
-
-
-def view_version(text: str) -> int | None:
-    """The version of a ``view`` frame made by :func:`encode_frame` (None for any other frame), read from its
-    first bytes: orjson keeps the keys in order and writes no spaces, so a socket can order the views it relays
-    without decoding them."""
-    if not text.startswith(VIEW_PREFIX):
-        return None
-    end = text.find(",", len(VIEW_PREFIX))
-    digits = text[len(VIEW_PREFIX) : end]
-    return int(digits) if digits.isdigit() else None
 
 
 # --- applying actions -----------------------------------------------------------------------------------------
@@ -86,11 +54,14 @@ def match_begin(*, match: Match, now: datetime | None = None) -> list[MatchActio
 
 
 def match_apply_action(*, match_id: int, user, expected_version: int, action: dict) -> Update:
-    """Apply ``user``'s action at ``match_id`` if ``expected_version`` is current; return the frames to send."""
+    """Apply ``user``'s action at ``match_id`` if ``expected_version`` is current; its frames are sent on commit
+    (and returned)."""
     match, logged = match_commit_action(
         match_id=match_id, user=user, expected_version=expected_version, action=action
     )
-    return build_update(match, logged)
+    update = build_update(match, logged)
+    outbox.send_on_commit(update)
+    return update
 
 
 def match_commit_action(
@@ -254,12 +225,7 @@ def schedule_deadline(match: Match) -> None:
     and the Redis broker hands it out again each time its visibility timeout passes)."""
     if not settings.TAPETE_SCHEDULE_DEADLINES or match.deadline_at > timezone.now() + deadline_horizon():
         return
-    from turnengine.tasks import match_deadline
-
-    match_id, version, eta = match.pk, match.version, match.deadline_at
-    # robust: a broker that cannot be reached (Redis down) is logged, and the sweeper queues the deadline later;
-    # the move or the request that set it has committed and must not fail.
-    transaction.on_commit(lambda: match_deadline.apply_async((match_id, version), eta=eta), robust=True)
+    jobs.deadline_on_commit(match.pk, match.version, match.deadline_at)
 
 
 # --- what each seat receives ----------------------------------------------------------------------------------

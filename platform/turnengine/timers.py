@@ -30,7 +30,7 @@ from django.utils import timezone
 from tapete_sdk.plugin import Outcome
 
 from ratings.services import rating_apply_outcome
-from turnengine import clocks, presence, services
+from turnengine import clocks, jobs, outbox, presence, services
 from turnengine.errors import engine_error
 from turnengine.models import Match, Seat
 from turnengine.signals import announce_finish
@@ -68,6 +68,7 @@ def match_expire(*, match_id: int, version: int, now: datetime | None = None) ->
         services.persist(match, logged, now)
     update = services.build_update(match, logged)
     update.frames.update(services.presence_frames(match).frames)
+    outbox.send_on_commit(update)
     return update
 
 
@@ -97,10 +98,7 @@ def held_for_delivery(match: Match, now: datetime) -> bool:
 def _expire_later(match: Match, eta: datetime) -> None:
     if not settings.TAPETE_SCHEDULE_DEADLINES:
         return
-    from turnengine.tasks import match_deadline
-
-    match_id, version = match.pk, match.version
-    transaction.on_commit(lambda: match_deadline.apply_async((match_id, version), eta=eta), robust=True)
+    jobs.deadline_on_commit(match.pk, match.version, eta)
 
 
 def delivery_failed(*, match_id: int, version: int, now: datetime | None = None) -> None:
@@ -128,7 +126,9 @@ def seats_rearm(
         match.save(update_fields=["clock", "deadline_at"])
         if match.deadline_at is not None:
             services.schedule_deadline(match)
-    return services.presence_frames(match)
+    update = services.presence_frames(match)
+    outbox.send_on_commit(update)
+    return update
 
 
 def seat_reclaim(*, match_id: int, user, now: datetime | None = None) -> services.Update:
@@ -144,7 +144,9 @@ def seat_reclaim(*, match_id: int, user, now: datetime | None = None) -> service
         match.save(update_fields=["clock"])
         notice = {"type": "back", "seat": seat}
         presence.record_notice(match, notice)
-    return services.presence_frames(match, notice=notice)
+    update = services.presence_frames(match, notice=notice)
+    outbox.send_on_commit(update)
+    return update
 
 
 def seat_leave(*, match_id: int, user, now: datetime | None = None) -> services.Update:
@@ -168,6 +170,7 @@ def seat_leave(*, match_id: int, user, now: datetime | None = None) -> services.
         presence.record_notice(match, notice)
     update = services.build_update(match, logged)
     update.frames.update(services.presence_frames(match, notice=notice).frames)
+    outbox.send_on_commit(update)
     return update
 
 
@@ -204,13 +207,15 @@ def match_end_by_vote(*, match_id: int, user, now: datetime | None = None) -> se
         match.save(update_fields=["status", "result", "finished_at", "deadline_at", "version"])
         rating_apply_outcome(match=match)
         announce_finish(match)
-    return services.build_update(match, [])
+    update = services.build_update(match, [])
+    outbox.send_on_commit(update)
+    return update
 
 
 def match_abort(*, match_id: int, now: datetime | None = None) -> services.Update | None:
     """Stop a match without a result (so without rating changes): the clocks stop, the seed is published, and the
-    frames say who stopped it (an ``aborted`` frame after the last view). Call inside the caller's transaction
-    (a moderator's, with its audit entry); returns None if the match is already over."""
+    frames say who stopped it (an ``aborted`` frame after the last view), sent when the caller's transaction (a
+    moderator's, with its audit entry) commits; returns None if the match is already over."""
     now = now or timezone.now()
     match = Match.objects.select_for_update().get(pk=match_id)
     if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
@@ -232,6 +237,7 @@ def match_abort(*, match_id: int, now: datetime | None = None) -> services.Updat
     match.save(update_fields=["status", "deadline_at", "version", "finished_at", "clock"])
     update = services.build_update(match, []) if match.state is not None else services.Update()
     update.frames[match.group_name("all")] = services.encode_frame("aborted", match.version, {"by": "moderator"})
+    outbox.send_on_commit(update)
     return update
 
 
@@ -239,8 +245,6 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
     """Queue the deadlines that fall within the horizon (``services.deadline_horizon``): the ones a commit left to
     the sweeper, and overdue ones whose task was lost (worker restart, broker loss); a deadline queued twice
     expires once, keyed by its version. Re-queue stalled bot moves and expire stale open tables."""
-    from turnengine.tasks import bot_move, match_deadline
-
     now = now or timezone.now()
     due = list(
         Match.objects.filter(
@@ -248,10 +252,10 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
         ).values_list("pk", "version", "deadline_at")
     )
     for match_id, version, deadline_at in due:
-        match_deadline.apply_async((match_id, version), eta=deadline_at)
+        jobs.queue_deadline(match_id, version, deadline_at)
     stalled = stalled_bot_moves(now=now)
     for match_id, version in stalled:
-        bot_move.delay(match_id, version)
+        jobs.queue_bot_move(match_id, version)
     cutoff = now - timedelta(seconds=settings.TAPETE_OPEN_TABLE_TTL_SECONDS)
     expired = Match.objects.filter(status=Match.Status.OPEN, created_at__lt=cutoff).update(
         status=Match.Status.ABORTED

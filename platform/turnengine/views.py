@@ -7,7 +7,7 @@ from functools import cache
 from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.http import Http404, HttpResponse, HttpResponseForbidden, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import select_template
 from django.utils.crypto import constant_time_compare
@@ -16,10 +16,10 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from tapete.params import BadParameter, int_param
-from turnengine.broadcast import RELAY_HEADER, broadcast
+from turnengine.broadcast import RELAY_HEADER, broadcast, relayed
 from turnengine.models import Match
 from turnengine.replays import replay_frame, replay_seats
-from turnengine.services import Update, seats_public
+from turnengine.services import seats_public
 
 MAX_SEATS = 64  # far above any game's seat count: the services check the real range
 
@@ -98,8 +98,11 @@ def relay(request):
     token = settings.TAPETE_RELAY_TOKEN
     if not token or not constant_time_compare(request.headers.get(RELAY_HEADER, ""), token):
         return HttpResponseForbidden()
-    frames = json.loads(request.body)
-    async_to_sync(broadcast)(Update({str(group): str(text) for group, text in frames.items()}))
+    try:
+        update = relayed(request.body)
+    except ValueError:  # json's errors included
+        return HttpResponseBadRequest()
+    async_to_sync(broadcast)(update)
     return HttpResponse(status=204)
 
 

@@ -19,7 +19,7 @@ from tapete_sdk.plugin import player_counts_of, presets_of, rating_pools_of
 from ratings.models import Rating
 from tests.conftest import GAME_KEYS
 from tests.turnengine.wsclient import connect, receive_until
-from turnengine import bot_seats, services
+from turnengine import bot_moves, bot_seats, services
 from turnengine.models import Match, Seat
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -114,7 +114,7 @@ def test_its_computer_player_takes_a_seat_and_moves(client, make_user):
         match_id=match.pk, user=human, expected_version=match.version, action={"type": "mark", "cell": 4}
     )
     match.refresh_from_db()
-    bot_seats.bot_play(match_id=match.pk, version=match.version)
+    bot_moves.bot_play(match_id=match.pk, version=match.version)
     match.refresh_from_db()
     assert sum(mark == 1 for mark in match.state["board"]) == 1  # the bot marked a square
     assert Seat.objects.get(match=match, index=1).user.is_bot

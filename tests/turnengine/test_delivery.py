@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from tests.servers import free_port
 from tests.turnengine.wsclient import connect, receive, receive_until
-from turnengine import services, timers
+from turnengine import services, timers, updates
 from turnengine.broadcast import MESSAGE_TYPE, broadcast_sync
 from turnengine.heartbeat import HEARTBEAT
 from turnengine.models import Match
@@ -134,9 +134,9 @@ async def test_views_never_go_backwards_and_the_movers_own_view_comes_once(start
 
 
 def test_view_version_reads_the_version_of_view_frames_only():
-    assert services.view_version(services.encode_frame("view", 41, {"x": 1})) == 41
-    assert services.view_version(services.encode_frame("presence", 41, {})) is None
-    assert services.view_version(services.encode_frame("view", None, {})) is None
+    assert updates.view_version(updates.encode_frame("view", 41, {"x": 1})) == 41
+    assert updates.view_version(updates.encode_frame("presence", 41, {})) is None
+    assert updates.view_version(updates.encode_frame("view", None, {})) is None
 
 
 @pytest.mark.asyncio

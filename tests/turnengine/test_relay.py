@@ -7,6 +7,8 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from tests.turnengine.wsclient import connect, receive_until
+from turnengine.broadcast import relay_body
+from turnengine.updates import Update
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -17,20 +19,23 @@ async def test_frames_posted_with_the_token_reach_the_sockets_and_others_are_ref
     socket, _ = await connect(f"/ws/match/{match.pk}/", users[0])
     await receive_until(socket, "view")
     frame = json.dumps({"t": "chat", "v": 1, "d": {"user": "worker", "text": "relayed"}})
+    body = relay_body(Update({match.group_name("all"): frame}))
     client = Client()
     post = database_sync_to_async(client.post)
     refused = await post(
-        "/internal/relay/",
-        {match.group_name("all"): frame},
-        content_type="application/json",
-        headers={"X-Tapete-Relay-Token": "wrong"},
+        "/internal/relay/", body, content_type="application/json", headers={"X-Tapete-Relay-Token": "wrong"}
     )
     assert refused.status_code == 403
+    for malformed in (b"not json", b"[]", b'{"frames": {"g": 1}, "messages": {}}', b'{"frames": {}}'):
+        answer = await post(
+            "/internal/relay/",
+            malformed,
+            content_type="application/json",
+            headers={"X-Tapete-Relay-Token": "s3cret"},
+        )
+        assert answer.status_code == 400, malformed
     accepted = await post(
-        "/internal/relay/",
-        {match.group_name("all"): frame},
-        content_type="application/json",
-        headers={"X-Tapete-Relay-Token": "s3cret"},
+        "/internal/relay/", body, content_type="application/json", headers={"X-Tapete-Relay-Token": "s3cret"}
     )
     assert accepted.status_code == 204
     assert (await receive_until(socket, "chat"))["d"]["text"] == "relayed"

@@ -193,10 +193,12 @@ def test_the_sweeper_catches_a_lost_deadline_and_closes_stale_open_tables(start_
 def test_a_commit_queues_only_a_near_deadline_and_the_sweeper_queues_the_rest(
     start_table, settings, monkeypatch
 ):
-    from turnengine import tasks
+    from turnengine import jobs
 
     queued = []
-    monkeypatch.setattr(tasks.match_deadline, "apply_async", lambda args, eta: queued.append((*args, eta)))
+    monkeypatch.setattr(
+        jobs, "queue_deadline", lambda match_id, version, eta: queued.append((match_id, version, eta))
+    )
     settings.TAPETE_SCHEDULE_DEADLINES = True
     settings.TAPETE_SWEEP_SECONDS = 15
     match, users = start_table("chinesecheckers", 2, {"firstPlayer": "seat0"})  # blitz: two minutes ahead

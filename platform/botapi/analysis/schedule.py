@@ -7,6 +7,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.cache import cache
 
+from botapi.tasks import analyse_match
+
 REQUEST_EVERY_SECONDS = 300  # page views of a match awaiting its analysis queue one task, not one each
 
 
@@ -19,6 +21,5 @@ def request_analysis(*, match_id: int) -> None:
         return
     if not cache.add(f"botapi:analysis-requested:{match_id}", True, timeout=REQUEST_EVERY_SECONDS):
         return
-    from botapi.tasks import analyse_match
 
     analyse_match.delay(match_id)

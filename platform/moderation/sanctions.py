@@ -1,0 +1,69 @@
+"""What is in force for a player: the sanctions that lock them out or mute them, and what their pages must say.
+Read by the site's middleware, the log-in, the sockets and the chat; written by ``moderation.services`` only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from moderation.models import Sanction
+
+DISCONNECT_MESSAGE = "session.revoke"  # a suspension or a ban: the consumer tells the player, then closes
+NOTICE_MESSAGE = "moderation.notice"  # a warning or a mute: the consumer tells the player
+LOCKOUT_KINDS = (Sanction.Kind.SUSPENSION, Sanction.Kind.BAN)
+
+
+def user_group(user_id: int) -> str:
+    return f"user.{user_id}"
+
+
+def active_sanction(*, user, kinds: tuple[str, ...]) -> Sanction | None:
+    """The sanction of one of ``kinds`` in force now for ``user``, if any (a ban first, then the one ending last)."""
+    if user is None or not user.is_authenticated:
+        return None
+    now = timezone.now()
+    active = (
+        Sanction.objects.filter(user=user, kind__in=kinds, lifted_at__isnull=True, starts_at__lte=now)
+        .exclude(ends_at__lte=now)
+        .order_by("-starts_at")
+    )
+    return max(active, key=lambda s: (s.ends_at is None, s.ends_at or now), default=None)
+
+
+def is_locked_out(user) -> bool:
+    """Suspended or banned: no log-in, no websocket, no table."""
+    return active_sanction(user=user, kinds=LOCKOUT_KINDS) is not None
+
+
+@dataclass
+class Restrictions:
+    """What a player's pages must tell them: a lockout, a mute, warnings not yet acknowledged."""
+
+    lockout: Sanction | None = None
+    mute: Sanction | None = None
+    warnings: tuple[Sanction, ...] = ()
+
+
+def player_restrictions(*, user) -> Restrictions:
+    """All of it in one query (the site's middleware asks on every page of a logged-in player)."""
+    if user is None or not user.is_authenticated:
+        return Restrictions()
+    now = timezone.now()
+    rows = list(
+        Sanction.objects.filter(user=user, lifted_at__isnull=True, starts_at__lte=now)
+        .exclude(kind=Sanction.Kind.WARNING, acknowledged_at__isnull=False)
+        .exclude(ends_at__lte=now, kind__in=[*LOCKOUT_KINDS, Sanction.Kind.MUTE])
+    )
+
+    def last_ending(kinds):
+        found = [s for s in rows if s.kind in kinds]
+        return max(found, key=lambda s: (s.ends_at is None, s.ends_at or now), default=None)
+
+    return Restrictions(
+        lockout=last_ending(LOCKOUT_KINDS),
+        mute=last_ending((Sanction.Kind.MUTE,)),
+        warnings=tuple(
+            sorted((s for s in rows if s.kind == Sanction.Kind.WARNING), key=lambda s: s.starts_at)
+        ),
+    )

@@ -10,10 +10,10 @@ with these routes added; the site itself never serves them.
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path
+from realtime.dispatch import DispatchWithoutDatabaseHop
 
 from tapete.asgi import site_application
 from tapete.routing import websocket_urlpatterns
-from turnengine.dispatch import DispatchWithoutDatabaseHop
 
 
 class EchoConsumer(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):

@@ -54,7 +54,9 @@ inner = threading.local()  # the database thread's stamps of the current move
 
 
 def _install(log: StampLog) -> None:
-    from turnengine import consumers, match_sql, services
+    from realtime import consumers
+
+    from turnengine import match_sql, services
 
     def stamped(module, name: str) -> None:
         function = getattr(module, name)
@@ -78,7 +80,7 @@ def _install(log: StampLog) -> None:
     ):
         stamped(module, name)
 
-    apply = consumers.apply_action.func
+    apply = services.match_apply_action  # what the socket runs on the database thread (realtime.broadcast.run_writer)
 
     def database_call(*, match_id, user, expected_version, action):
         inner.marks = []
@@ -90,7 +92,7 @@ def _install(log: StampLog) -> None:
         log.add("db", match_id, expected_version, started, time.time_ns(), *marks)
         return update
 
-    consumers.apply_action.func = database_call
+    services.match_apply_action = database_call
 
     on_act = consumers.MatchConsumer.on_act
 

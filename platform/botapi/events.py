@@ -21,12 +21,12 @@ import asyncio
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from realtime.dispatch import DispatchWithoutDatabaseHop
 
 from botapi.accounts import is_bot_account
 from botapi.models import BotTable
 from lobby.notify import LOBBY_GROUP
 from moderation.sanctions import is_locked_out, user_group
-from turnengine.dispatch import DispatchWithoutDatabaseHop
 from turnengine.models import Match, Seat
 from turnengine.services import encode_frame
 

@@ -2,8 +2,9 @@
 lobby pages refresh their table lists without a reload. Visitors need not be logged in. The socket only listens: a
 client frame gets an ``error`` (``unknown_frame``, or why it could not be read) and the socket stays open."""
 
+from realtime.sockets import FrameSocket
+
 from lobby.notify import LOBBY_GROUP
-from turnengine.sockets import FrameSocket
 
 
 class LobbyConsumer(FrameSocket):

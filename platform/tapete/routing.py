@@ -1,12 +1,12 @@
 """Websocket URL routes. A path served by none of them, or a table path whose id is not a number, is accepted and
-closed with code 4404 (``turnengine.sockets.NotFoundSocket``) rather than failing in the router."""
+closed with code 4404 (``realtime.sockets.NotFoundSocket``) rather than failing in the router."""
 
 from django.urls import path, re_path
+from realtime.consumers import MatchConsumer
+from realtime.sockets import NotFoundSocket
 
 from botapi.events import EventStreamConsumer
 from lobby.consumers import LobbyConsumer
-from turnengine.consumers import MatchConsumer
-from turnengine.sockets import NotFoundSocket
 
 websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),

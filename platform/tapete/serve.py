@@ -8,7 +8,7 @@ Daphne alone bounds neither of two things a client controls (issue 17):
   to ``TAPETE_WS_SEND_BUFFER_BYTES``, and the socket registers a streaming producer with its transport (Twisted's
   public ``registerProducer`` API): the transport pauses it once its own buffer passes its ``bufferSize``
   (64 KiB), and resumes it once the buffer has drained. What the application sends meanwhile is counted; past
-  ``TAPETE_WS_SEND_BUFFER_BYTES`` the socket closes with code 4008 (``turnengine.sockets.CLOSE_SLOW_READER``),
+  ``TAPETE_WS_SEND_BUFFER_BYTES`` the socket closes with code 4008 (``realtime.sockets.CLOSE_SLOW_READER``),
   the frame that did not fit and every later one dropped. A client that reads again within the close handshake
   timeout (the ping timeout) reads the close frame; one that does not is cut off then.
 * **A peer that stopped answering.** Daphne pings only a socket that sent nothing for ``--ping-interval`` seconds
@@ -99,7 +99,7 @@ class BoundedWebSocketProtocol(WebSocketProtocol):
         super().sendMessage(payload, isBinary, *args, **kwargs)
 
     def close_slow_reader(self) -> None:
-        from turnengine.sockets import CLOSE_SLOW_READER
+        from realtime.sockets import CLOSE_SLOW_READER
 
         logger.warning(
             "websocket %s closed (%d): over %d bytes waited to be sent to it",

@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "django_ratelimit",
     "accounts",
     "turnengine",
+    "realtime",
     "lobby",
     "ratings",
     "moderation",
@@ -183,7 +184,7 @@ if REDIS_URL:
         "default": {
             # The pub/sub layer carried about twice the moves/s of the core layer on this stack (ws_load);
             # this subclass publishes a move's frames in one round trip.
-            "BACKEND": "turnengine.channel_layer.PubSubChannelLayer",
+            "BACKEND": "realtime.channel_layer.PubSubChannelLayer",
             "CONFIG": {
                 # redis-py caps an asyncio pool at 100 connections and raises beyond: size it for the sockets.
                 "hosts": [{"address": REDIS_URL, "max_connections": 2000}],
@@ -249,7 +250,7 @@ CELERY_BEAT_SCHEDULE = {
 # Clocks: schedule a Celery task at each deadline (tests switch it off and drive time themselves); open tables
 # nobody starts close after this long.
 TAPETE_SCHEDULE_DEADLINES = env_flag("TAPETE_SCHEDULE_DEADLINES", True)
-# Embedded default: the Celery worker posts its frames to the web process (see turnengine.broadcast).
+# Embedded default: the Celery worker posts its frames to the web process (see realtime.broadcast).
 TAPETE_RELAY_URL = os.environ.get("TAPETE_RELAY_URL", "")
 TAPETE_RELAY_TOKEN = os.environ.get("TAPETE_RELAY_TOKEN", "")
 TAPETE_SCHEDULE_BOTS = env_flag("TAPETE_SCHEDULE_BOTS", True)
@@ -267,7 +268,7 @@ TAPETE_TABLES_PER_USER = os.environ.get("TAPETE_TABLES_PER_USER", "6/m")
 
 # Websocket limits (docs/protocol.md): a frame larger than this, or more than RATE frames a second (with a burst)
 # from one user over all their sockets, is refused; so is a socket beyond the open sockets allowed per user and
-# per IP address (counted per ASGI process: turnengine.ratelimit). A seat may leave a running game (the one intent
+# per IP address (counted per ASGI process: realtime.ratelimit). A seat may leave a running game (the one intent
 # besides a move that moves the version) at most INTENTS times per INTENT_WINDOW.
 TAPETE_WS_MAX_FRAME_BYTES = int(os.environ.get("TAPETE_WS_MAX_FRAME_BYTES", str(8 * 1024)))
 TAPETE_WS_RATE_PER_SECOND = float(os.environ.get("TAPETE_WS_RATE_PER_SECOND", "20"))
@@ -289,7 +290,7 @@ TAPETE_WS_SYNC_BURST = int(os.environ.get("TAPETE_WS_SYNC_BURST", "5"))
 TAPETE_WS_SYNC_PER_USER_PER_SECOND = float(os.environ.get("TAPETE_WS_SYNC_PER_USER_PER_SECOND", "3"))
 TAPETE_WS_SYNC_PER_USER_BURST = int(os.environ.get("TAPETE_WS_SYNC_PER_USER_BURST", "15"))
 TAPETE_CHAT_MAX_LENGTH = 500
-# Delivery that heals (turnengine.delivery): every HEARTBEAT seconds each ASGI process brings its sockets that are
+# Delivery that heals (realtime.delivery): every HEARTBEAT seconds each ASGI process brings its sockets that are
 # behind up to date from the database and sends every socket the match's version. A view that reached a seat more
 # than DELIVERY_BOUND seconds after its commit restarts that seat's running clock; publishing a move's frames gives
 # up after BROADCAST_TIMEOUT seconds (the heartbeat delivers them).

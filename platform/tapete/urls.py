@@ -23,6 +23,7 @@ urlpatterns = [
     path("", include("botapi.urls")),
     path("accounts/", include("accounts.urls")),
     path("", include("turnengine.urls")),
+    path("", include("realtime.urls")),
     path("", include("ratings.urls")),
     path("", include("moderation.urls")),
     path("", include("lobby.urls")),

@@ -7,6 +7,4 @@ class TurnEngineConfig(AppConfig):
     verbose_name = _("Turn engine")
 
     def ready(self) -> None:
-        from turnengine import broadcast, outbox, tasks  # noqa: F401  (tasks: registered with Celery in every process)
-
-        outbox.install_sender(broadcast.broadcast_sync)  # the engine's writers know no transport
+        from turnengine import tasks  # noqa: F401  (registered with Celery in every process: turnengine.jobs)

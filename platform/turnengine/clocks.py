@@ -173,7 +173,7 @@ def _start(clock: dict, control: TimeControl, seat: int, now_ms: int, window: in
 
 def rearm(clock: dict, seats: set[int], now_ms: int) -> bool:
     """Restart the running clocks of ``seats`` at ``now_ms`` with the time each had when it started: the view they
-    must answer reached them late (``turnengine.delivery``). A running clock's time is taken from the bank only
+    must answer reached them late (``realtime.delivery``). A running clock's time is taken from the bank only
     when it stops, so moving its start gives back all the time it ran. Returns whether a clock changed."""
     changed = False
     for seat in seats:

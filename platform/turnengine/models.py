@@ -79,7 +79,7 @@ class Match(models.Model):
     # the count of the match's spectator ``Connection`` rows, rewritten under the match's lock (turnengine.presence).
     spectator_connections = models.PositiveIntegerField(_("spectators connected"), default=0, editable=False)
     # A version whose frames could not be published (the channel layer was down): its deadlines wait until the
-    # sockets have been brought up to date (turnengine.delivery).
+    # sockets have been brought up to date (realtime.delivery).
     undelivered_version = models.PositiveIntegerField(_("undelivered version"), null=True, blank=True, editable=False)
     undelivered_at = models.DateTimeField(_("delivery failed at"), null=True, blank=True, editable=False)
 

@@ -3,7 +3,7 @@
 transaction. It is sent when the outermost transaction commits (at once when there is none), and never for a
 change that was rolled back, as Zulip's ``send_event_on_commit`` does. No caller broadcasts by hand.
 
-Who sends: the transport (``turnengine.broadcast``) installs its sender when the app is ready. A websocket that
+Who sends: the transport (``realtime.broadcast``) installs its sender when the app is ready. A websocket that
 runs a writer on the database thread collects the updates instead (:func:`collect_into`) and sends them from the
 event loop once the writer has returned, so the database thread, which every socket's move waits for, never waits
 for the channel layer; the socket may send its own view first.

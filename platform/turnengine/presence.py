@@ -8,7 +8,7 @@ spectators' frame). So a count cannot drift from the rows, and rows cannot outli
 
 * a socket that closes deletes its row (:func:`connection_close`);
 * each process refreshes its ``seen_at`` every ``TAPETE_PRESENCE_TICK_SECONDS`` and reconciles its rows with the
-  sockets it really holds (:func:`process_tick`, driven by ``turnengine.liveness``), so a close or an open whose
+  sockets it really holds (:func:`process_tick`, driven by ``realtime.liveness``), so a close or an open whose
   database write failed (PostgreSQL dropped its connections) is settled at the next tick;
 * the sweeper (Celery beat, ``turnengine.tasks.sweep_deadlines``) closes every connection of a process not seen for
   ``DEAD_AFTER_TICKS`` ticks (``kill -9``, a lost machine: :func:`sweep_dead_processes`);

@@ -69,7 +69,7 @@ def match_commit_action(
 ) -> tuple[Match, list[MatchAction]]:
     """The transaction alone: lock, check, apply, log, commit. Returns the match and the rows it logged, from which
     :func:`build_update` makes the frames (the consumer builds them in the same database-thread hop: see
-    ``turnengine.consumers``)."""
+    ``realtime.consumers``)."""
     now = now or timezone.now()
     with transaction.atomic():
         match, seat = lock_with_seat(match_id, user)

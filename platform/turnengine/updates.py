@@ -14,7 +14,7 @@ class Update:
     """Frames to send after a commit: channel-layer group name -> JSON text, relayed as is to the clients; and
     ``messages``, group -> a channel-layer message the sockets act on themselves (a moderator's suspension closes
     them). An update holding the seats' views of a new version names its match and that version, so that a failed
-    delivery can be recorded on the match (``turnengine.delivery``)."""
+    delivery can be recorded on the match (``realtime.delivery``)."""
 
     frames: dict[str, str] = field(default_factory=dict)
     match_id: int | None = None

@@ -8,5 +8,4 @@ urlpatterns = [
     path("table/<int:match_id>/log.json", views.match_log, name="log"),
     path("table/<int:match_id>/replay/", views.replay, name="replay"),
     path("table/<int:match_id>/replay.json", views.replay_data, name="replay_data"),
-    path("internal/relay/", views.relay, name="relay"),
 ]

@@ -1,22 +1,16 @@
 """Read-only match pages and data: the replay page and its steps, the published action log of a finished match
-(with its seed, so anyone can re-derive every roll and shuffle), and the embedded default's frame relay."""
+(with its seed, so anyone can re-derive every roll and shuffle)."""
 
 import json
 from functools import cache
 
-from asgiref.sync import async_to_sync
-from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden, JsonResponse
+from django.http import Http404, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import select_template
-from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
-from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
 
 from tapete.params import BadParameter, int_param
-from turnengine.broadcast import RELAY_HEADER, broadcast, relayed
 from turnengine.models import Match
 from turnengine.replays import replay_frame, replay_seats
 from turnengine.services import seats_public
@@ -89,21 +83,6 @@ def replay_data(request, match_id: int):
         return HttpResponseForbidden(_("You may not see this seat's view."))
     version = match.version if step is None else step
     return JsonResponse(replay_frame(match=match, seat=seat, version=version))
-
-
-@csrf_exempt
-@require_POST
-def relay(request):
-    """Embedded default only: frames committed by the Celery worker process, sent on to this process's sockets."""
-    token = settings.TAPETE_RELAY_TOKEN
-    if not token or not constant_time_compare(request.headers.get(RELAY_HEADER, ""), token):
-        return HttpResponseForbidden()
-    try:
-        update = relayed(request.body)
-    except ValueError:  # json's errors included
-        return HttpResponseBadRequest()
-    async_to_sync(broadcast)(update)
-    return HttpResponse(status=204)
 
 
 def match_log(request, match_id: int):

@@ -155,7 +155,7 @@ async def test_event_stream_tells_a_bot_of_challenges_starts_turns_and_the_end(m
         return update
 
     update = await join_and_start()
-    from turnengine.broadcast import broadcast
+    from realtime.broadcast import broadcast
 
     await broadcast(update)
     start = await _events_until(events, "game_start", match_id=match.pk)

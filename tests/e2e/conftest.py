@@ -2,7 +2,7 @@
 on the test database) and Debian's Chromium driven by Playwright.
 
 The worker plays the computer players and the clocks' deadlines, as in production. On the embedded default it hands
-its frames to the daphne process through the relay endpoint, as ``./dev serve`` sets it up (turnengine.broadcast);
+its frames to the daphne process through the relay endpoint, as ``./dev serve`` sets it up (realtime.broadcast);
 with ``REDIS_URL`` both share Redis. Its SQLite broker lives in a folder of its own, so the worker takes no
 task of a site served from the same checkout, and it ticks every 50 ms instead of every second. Computer players
 think for ``BOT_DELAY_SECONDS`` instead of production's human-like pause, so a whole game against them fits in a

@@ -1,6 +1,6 @@
 """With PostgreSQL cut off, nothing answers HTTP 500 (issue 17): a page answers 503 "try again" with Retry-After
 (tapete/errors.py), and a websocket handshake, whose session Channels reads from the database before any consumer
-runs, is accepted and closed with 4500 (turnengine.sockets.HandshakeGuard). Once the database is back, both work
+runs, is accepted and closed with 4500 (realtime.sockets.HandshakeGuard). Once the database is back, both work
 again. A real server process whose database is behind a TCP proxy; needs PostgreSQL (CI's first pass)."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import httpx
 import pytest
 from django.conf import settings
 from django.db import connection
+from realtime.sockets import CLOSE_SERVER_ERROR
 
 from tests.faults import RawWebSocket, TcpProxy, close_code
 from tests.servers import daphne_servers, database_url, wait_for_other_database_sessions
 from tests.turnengine.wsclient import make_session_key
-from turnengine.sockets import CLOSE_SERVER_ERROR
 
 pytestmark = [
     pytest.mark.postgres,

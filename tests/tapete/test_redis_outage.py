@@ -17,6 +17,7 @@ import httpx
 import pytest
 from django.conf import settings
 from django.db import connection
+from realtime.sockets import CLOSE_SERVER_ERROR
 
 from tests.conftest import PASSWORD
 from tests.faults import RawWebSocket, TcpProxy, close_code
@@ -24,7 +25,6 @@ from tests.lobby.test_lobby_pages import form_defaults
 from tests.servers import REAL_SERVICES, daphne_servers, database_url, wait_for_other_database_sessions
 from tests.turnengine.wsclient import make_session_key
 from turnengine.models import Match
-from turnengine.sockets import CLOSE_SERVER_ERROR
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 pytestmark = [

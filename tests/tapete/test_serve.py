@@ -15,10 +15,10 @@ import threading
 import time
 
 import websockets
+from realtime.sockets import CLOSE_SLOW_READER
 
 from tests.faults import RawWebSocket, close_code
 from tests.servers import daphne_servers
-from turnengine.sockets import CLOSE_SLOW_READER
 
 PING_INTERVAL, PING_TIMEOUT = 1, 2
 PINGS = {"TAPETE_WS_PING_INTERVAL": str(PING_INTERVAL), "TAPETE_WS_PING_TIMEOUT": str(PING_TIMEOUT)}

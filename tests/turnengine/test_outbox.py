@@ -1,4 +1,4 @@
-"""Frames leave on commit, from one place (``turnengine.outbox``, sent by ``turnengine.broadcast``): a change that
+"""Frames leave on commit, from one place (``turnengine.outbox``, sent by ``realtime.broadcast``): a change that
 is rolled back sends nothing, a committed one sends its frames once, after the commit, and no other module of the
 platform sends frames or touches the channel layer's groups by hand."""
 
@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 from django.db import transaction
+from realtime import broadcast
 
 from lobby import services as lobby
 from tests.conftest import play_one_random_action
-from turnengine import broadcast, outbox, timers
+from turnengine import outbox, timers
 from turnengine.models import Match
 
 PLATFORM = Path(__file__).resolve().parents[2] / "platform"
@@ -93,9 +94,10 @@ async def test_a_socket_collects_its_writers_updates_and_sends_them_from_the_eve
     assert sent == [], "the database thread did not send it"
 
 
-# Where the channel layer's groups may be written: the transport, and the relay endpoint that publishes in the web
-# process what the embedded default's worker committed. Everything else registers with the outbox.
-TRANSPORT = {"turnengine/broadcast.py", "turnengine/channel_layer.py", "turnengine/views.py"}
+# Where the channel layer's groups may be written: the transport's broadcast and layer, and its relay endpoint,
+# which publishes in the web process what the embedded default's worker committed. Everything else registers with
+# the outbox.
+TRANSPORT = {"realtime/broadcast.py", "realtime/channel_layer.py", "realtime/views.py"}
 SENDING = re.compile(r"\bbroadcast_sync\(|\bbroadcast\)?\(|\.group_send\(|group_send_many\(")
 
 

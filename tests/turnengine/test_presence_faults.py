@@ -112,7 +112,7 @@ async def _next(socket, kind: str, timeout: float = 10) -> dict:
 
 # Where an exception that escaped presence's code or a socket's close shows in the stack that escaped. (Other
 # failures while PostgreSQL is away are not presence's: Channels' session middleware failing a handshake.)
-PRESENCE_FRAMES = ("turnengine/presence.py", "turnengine/liveness.py", "in websocket_disconnect", "in closed")
+PRESENCE_FRAMES = ("turnengine/presence.py", "realtime/liveness.py", "in websocket_disconnect", "in closed")
 ESCAPED = re.compile(r"Exception inside application|Task exception was never retrieved")
 
 

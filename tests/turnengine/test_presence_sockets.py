@@ -1,4 +1,4 @@
-"""Presence through the real consumer and this process's ticker (turnengine.liveness), on the embedded default: each
+"""Presence through the real consumer and this process's ticker (realtime.liveness), on the embedded default: each
 socket is a connection row of this process, a close whose database write failed is settled by the next tick
 without the socket failing, and a page opened afterwards has the connection lines in its log."""
 

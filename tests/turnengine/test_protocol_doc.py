@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from realtime.frames import KINDS
+from realtime.sockets import CLOSE_ERRORS, CLOSE_SERVER_ERROR, CLOSE_SLOW_READER
+
 from turnengine.errors import MESSAGES
-from turnengine.frames import KINDS
-from turnengine.sockets import CLOSE_ERRORS, CLOSE_SERVER_ERROR, CLOSE_SLOW_READER
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 CODES_SET_OUTSIDE_MESSAGES = {"muted"}  # turnengine.chat: its message names the end of the mute
@@ -59,9 +60,9 @@ def test_the_documented_socket_bounds_are_the_settings(settings):
 
 def test_every_close_reason_fits_in_a_close_frame():
     from django.utils import translation
+    from realtime.sockets import CLOSE_ERRORS
 
     from turnengine.errors import MESSAGES
-    from turnengine.sockets import CLOSE_ERRORS
 
     for language in ("en", "fr", "it"):
         with translation.override(language):

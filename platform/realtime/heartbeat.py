@@ -8,7 +8,7 @@ with its last, wakes every ``TAPETE_HEARTBEAT_SECONDS`` and
    own seat (``MatchConsumer.catch_up``), once the match's last commit is older than ``TAPETE_DELIVERY_BOUND_SECONDS``
    or its delivery failed (a younger commit's views are still on their way: such a socket gets nothing this beat,
    not even the heartbeat, which would overtake the view and make the client ask ``sync`` for nothing). Its frames were lost: the channel layer was down when they were published
-   (``turnengine.broadcast``), or this process was not subscribed yet when Redis came back. The database owns the
+   (``realtime.broadcast``), or this process was not subscribed yet when Redis came back. The database owns the
    truth, so this needs neither the channel layer nor the client;
 3. before that, re-arms the running clocks of those sockets' seats, whose view is late (``timers.seats_rearm``), so
    their snapshots show the time they really have;
@@ -30,8 +30,8 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
+from realtime.broadcast import run_writer
 from turnengine import services, timers
-from turnengine.broadcast import run_writer
 from turnengine.models import Match
 
 logger = logging.getLogger("tapete.delivery")

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 import websockets
 from django.db import connection, connections
+from realtime.broadcast import broadcast_sync
 
 from lobby import services as lobby
 from tests.faults import TcpProxy
@@ -37,7 +38,6 @@ from tests.servers import (
     wait_for_other_database_sessions,
 )
 from tests.turnengine.wsclient import make_session_key
-from turnengine.broadcast import broadcast_sync
 from turnengine.models import Match, MatchAction
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

@@ -24,8 +24,8 @@ import weakref
 from django.conf import settings
 from django.utils import timezone
 
+from realtime.broadcast import run_writer
 from turnengine import presence
-from turnengine.broadcast import run_writer
 
 logger = logging.getLogger("tapete.presence")
 

@@ -13,7 +13,7 @@ shares the Redis channel layer and no relay is used.
 Frames that cannot be published (Redis down, the relay unreachable, no answer within
 ``TAPETE_BROADCAST_TIMEOUT_SECONDS``) do not fail the move or the request that committed them: the failure is
 logged in one line and recorded on the match (``timers.delivery_failed``, which holds its deadlines), and each
-process's heartbeat (``turnengine.heartbeat``) brings the sockets up to date from the database.
+process's heartbeat (``realtime.heartbeat``) brings the sockets up to date from the database.
 """
 
 import asyncio
@@ -74,7 +74,7 @@ async def run_writer(
 
 
 async def _publish(update: Update) -> None:
-    """With Redis, all of an update's frames in one round trip (``turnengine.channel_layer``); then its control
+    """With Redis, all of an update's frames in one round trip (``realtime.channel_layer``); then its control
     messages, if any."""
     layer = get_channel_layer()
     frames = {group: {"type": MESSAGE_TYPE, "text": text} for group, text in update.frames.items()}

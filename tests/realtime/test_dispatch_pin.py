@@ -1,4 +1,4 @@
-"""``turnengine.dispatch`` replaces Channels' ``AsyncConsumer.dispatch`` to skip its database-thread hop (a measured
+"""``realtime.dispatch`` replaces Channels' ``AsyncConsumer.dispatch`` to skip its database-thread hop (a measured
 win: see the module). These tests pin what that replacement assumes of Channels, so an upgrade that changes the
 stock method fails here instead of silently diverging: the stock method still makes the hop, still does nothing
 else, and the replacement does the rest exactly as it does."""
@@ -9,8 +9,7 @@ import textwrap
 import pytest
 from channels import consumer as channels_consumer
 from channels.consumer import AsyncConsumer
-
-from turnengine.dispatch import DispatchWithoutDatabaseHop
+from realtime.dispatch import DispatchWithoutDatabaseHop
 
 # Channels 4.2 / 4.3's AsyncConsumer.dispatch, which DispatchWithoutDatabaseHop copies less the hop.
 STOCK_DISPATCH = '''
@@ -46,7 +45,7 @@ class Ours(DispatchWithoutDatabaseHop, Recorder, AsyncConsumer):
 def test_channels_dispatch_is_the_method_we_copied():
     source = textwrap.dedent(inspect.getsource(AsyncConsumer.dispatch))
     assert source.strip() == STOCK_DISPATCH.strip(), (
-        "Channels changed AsyncConsumer.dispatch: check turnengine/dispatch.py against it, then update this copy"
+        "Channels changed AsyncConsumer.dispatch: check realtime/dispatch.py against it, then update this copy"
     )
 
 

@@ -14,7 +14,7 @@
   a ``sync`` does not wait for it. Each socket may ask ``TAPETE_WS_SYNC_PER_SECOND`` times a second (bursts of
   ``TAPETE_WS_SYNC_BURST``) and each user, over all their sockets, ``TAPETE_WS_SYNC_PER_USER_PER_SECOND`` (bursts
   of ``TAPETE_WS_SYNC_PER_USER_BURST``); beyond that the answer is the error ``sync_limited``. Refusing is safe: the
-  heartbeat (``turnengine.heartbeat``) brings a socket that is behind up to date anyway.
+  heartbeat (``realtime.heartbeat``) brings a socket that is behind up to date anyway.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ import asyncio
 
 from django.conf import settings
 
+from realtime.ratelimit import TokenBucket
 from turnengine.errors import engine_error
-from turnengine.ratelimit import TokenBucket
 from turnengine.updates import view_version
 
 
@@ -49,7 +49,7 @@ class OrderedViews:
         return True
 
     async def frame_relay(self, message: dict) -> None:
-        """A frame committed elsewhere (``turnengine.broadcast``): a view goes through :meth:`send_view`."""
+        """A frame committed elsewhere (``realtime.broadcast``): a view goes through :meth:`send_view`."""
         text = message["text"]
         version = view_version(text)
         if version is None:

@@ -2,13 +2,13 @@
 
 :class:`FrameSocket` does for every socket what none should do on its own:
 
-* counts the socket against the limits per user and per IP address (``turnengine.ratelimit``) and refuses one
+* counts the socket against the limits per user and per IP address (``realtime.ratelimit``) and refuses one
   too many with close code 4429;
 * refuses a handshake by **accepting it and then closing** with a code and a reason (4401 not logged in, 4403
   suspended or banned, 4404 no such table, 4429 too many sockets): a close before the accept reaches a browser as a
   bare HTTP 403, where the code is lost. The reason also goes first as an ``error`` frame, since daphne does not
   pass a close frame's reason on;
-* turns every client frame into a typed message through ``turnengine.frames`` (one place for the protocol's
+* turns every client frame into a typed message through ``realtime.frames`` (one place for the protocol's
   shapes), after the user's frame bucket allowed it, and hands it to :meth:`FrameSocket.handle`;
 * answers every refusal with an ``error`` frame and keeps the socket open: an :class:`EngineError` with its code,
   and any other exception as ``server_error``, logged in one line without the client's payload or a traceback;
@@ -32,11 +32,11 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
+from realtime.dispatch import DispatchWithoutDatabaseHop
+from realtime.frames import KINDS, ClientMessage, parse_client_frame
+from realtime.ratelimit import SocketRegister, TokenBucket
 from turnengine import services
-from turnengine.dispatch import DispatchWithoutDatabaseHop
 from turnengine.errors import EngineError, engine_error
-from turnengine.frames import KINDS, ClientMessage, parse_client_frame
-from turnengine.ratelimit import SocketRegister, TokenBucket
 
 logger = logging.getLogger("tapete.websocket")
 
@@ -58,7 +58,7 @@ CLOSE_ERRORS = {
     CLOSE_TOO_MANY_SOCKETS: "too_many_sockets",
 }
 
-# This process's open sockets and frame buckets (see turnengine.ratelimit).
+# This process's open sockets and frame buckets (see realtime.ratelimit).
 REGISTER = SocketRegister()
 
 
@@ -208,7 +208,7 @@ class FrameSocket(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
         await self.send(text_data=services.encode_frame("error", error.version, error.as_frame_data()))
 
     async def frame_relay(self, message: dict) -> None:
-        """A frame committed elsewhere (``turnengine.broadcast``), for this socket's groups."""
+        """A frame committed elsewhere (``realtime.broadcast``), for this socket's groups."""
         await self.send(text_data=message["text"])
 
 

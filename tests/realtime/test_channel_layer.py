@@ -1,12 +1,11 @@
-"""The Redis pub/sub channel layer's ``group_send_many`` (``turnengine.channel_layer``): each group gets its own
+"""The Redis pub/sub channel layer's ``group_send_many`` (``realtime.channel_layer``): each group gets its own
 message, and only its members get it."""
 
 import asyncio
 
 import pytest
 from django.conf import settings
-
-from turnengine.channel_layer import PubSubChannelLayer
+from realtime.channel_layer import PubSubChannelLayer
 
 pytestmark = [
     pytest.mark.redis,

@@ -6,7 +6,7 @@ a per-shard lock and waits for Redis's reply, so a move's frames left one after 
 behind the last: the last seat's view was always one Redis round trip later than the first (``bench/ws_load.py``).
 Here the frames of one update go in one pipeline per shard, under the same lock the layer's own publishes take.
 That reaches into the layer's internals (its per-loop layer, shards and their lock), which channels_redis does not
-promise to keep: ``tests/turnengine/test_channel_layer.py`` runs against Redis and fails if a release moves them.
+promise to keep: ``tests/realtime/test_channel_layer.py`` runs against Redis and fails if a release moves them.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ import time
 import pytest
 from django.conf import settings
 from django.db import connection
+from realtime.sockets import CLOSE_SLOW_READER
 
 from tests.faults import RawWebSocket, close_code
 from tests.servers import (
@@ -29,7 +30,6 @@ from tests.servers import (
 )
 from tests.turnengine.wsclient import make_session_key
 from turnengine.models import Match
-from turnengine.sockets import CLOSE_SLOW_READER
 
 pytestmark = [
     *REAL_SERVICES,

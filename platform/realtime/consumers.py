@@ -2,8 +2,8 @@
 
 It authenticates (session cookie; the origin is checked by the ASGI router), resolves the user's seat, joins that
 seat's group (or the spectators') and the table's, sends a snapshot, then turns each client message into a service
-call. Limits, parsing, errors and close codes are the base's (``turnengine.sockets``); views in order, the mover's
-own view first and ``sync`` are ``turnengine.delivery``'s; the process's heartbeat (``turnengine.heartbeat``) keeps
+call. Limits, parsing, errors and close codes are the base's (``realtime.sockets``); views in order, the mover's
+own view first and ``sync`` are ``realtime.delivery``'s; the process's heartbeat (``realtime.heartbeat``) keeps
 every socket up to date. Frame format and codes: ``docs/protocol.md``.
 """
 
@@ -15,21 +15,21 @@ from django.conf import settings
 from moderation.notices import socket_notice
 from moderation.sanctions import is_locked_out, user_group
 from moderation.services import chat_mute_toggle
-from turnengine import chat, services, timers
-from turnengine.broadcast import run_writer
-from turnengine.delivery import OrderedViews
-from turnengine.errors import engine_error
-from turnengine.frames import Act, Chat, ClientMessage, Intent, Mute
-from turnengine.heartbeat import HEARTBEAT
-from turnengine.liveness import Presence
-from turnengine.models import Match, Seat
-from turnengine.sockets import (
+from realtime.broadcast import run_writer
+from realtime.delivery import OrderedViews
+from realtime.frames import Act, Chat, ClientMessage, Intent, Mute
+from realtime.heartbeat import HEARTBEAT
+from realtime.liveness import Presence
+from realtime.sockets import (
     CLOSE_NOT_FOUND,
     CLOSE_SUSPENDED,
     CLOSE_UNAUTHENTICATED,
     REGISTER,
     FrameSocket,
 )
+from turnengine import chat, services, timers
+from turnengine.errors import engine_error
+from turnengine.models import Match, Seat
 
 # A move's transaction and the frames built from it run on Channels' database thread in one hop (run_writer):
 # measured under load, a second hop to another thread for the frames cost more than the frames themselves. (A pool
@@ -92,7 +92,7 @@ class MatchConsumer(OrderedViews, FrameSocket):
         return await database_sync_to_async(self._snapshot)()
 
     def _user_sync_bucket(self):
-        """Every socket of one user draws its ``sync`` snapshots from one bucket (``turnengine.delivery``)."""
+        """Every socket of one user draws its ``sync`` snapshots from one bucket (``realtime.delivery``)."""
         return REGISTER.bucket(
             f"sync:{self.user_key}",
             rate=settings.TAPETE_WS_SYNC_PER_USER_PER_SECOND,

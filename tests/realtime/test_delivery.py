@@ -10,12 +10,12 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.utils import timezone
+from realtime.broadcast import MESSAGE_TYPE, broadcast_sync
+from realtime.heartbeat import HEARTBEAT
 
 from tests.servers import free_port
 from tests.turnengine.wsclient import connect, receive, receive_until
 from turnengine import services, timers, updates
-from turnengine.broadcast import MESSAGE_TYPE, broadcast_sync
-from turnengine.heartbeat import HEARTBEAT
 from turnengine.models import Match
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -219,7 +219,7 @@ def test_frames_that_cannot_be_published_do_not_fail_the_move_and_are_recorded(s
     match, _users, update = _started_blitz(start_table)
     dead = f"redis://127.0.0.1:{free_port()}"  # nothing listens there: a real connection failure
     settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "turnengine.channel_layer.PubSubChannelLayer", "CONFIG": {"hosts": [dead]}}
+        "default": {"BACKEND": "realtime.channel_layer.PubSubChannelLayer", "CONFIG": {"hosts": [dead]}}
     }
     assert broadcast_sync(update) is False
     match.refresh_from_db()

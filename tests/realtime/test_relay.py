@@ -5,9 +5,9 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
+from realtime.broadcast import relay_body
 
 from tests.turnengine.wsclient import connect, receive_until
-from turnengine.broadcast import relay_body
 from turnengine.updates import Update
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

@@ -53,6 +53,7 @@ from bench.rules_bench import sample_positions  # noqa: E402
 from bench.stage_trace import stage_durations  # noqa: E402
 from lobby import services as lobby  # noqa: E402
 from tests.servers import daphne_servers  # noqa: E402
+from turnengine import outbox  # noqa: E402
 from tests.turnengine.wsclient import make_session_key  # noqa: E402
 
 GAME_OPTIONS = {"spicy": {"challengeGraceMs": 0}, "chinesecheckers": {"maxTurns": 1000}}
@@ -66,9 +67,12 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def create_tables(game: str, count: int) -> list[tuple[int, list[str]]]:
-    """``count`` started 2-seat tables: (match id, session keys of seats 0 and 1)."""
+    """``count`` started 2-seat tables: (match id, session keys of seats 0 and 1). No socket is open yet, so the
+    starts' first views are not sent: each seat's socket reads its snapshot when it connects. (Sent, they went
+    through this process's channel layer, one event loop each, before the load generator starts its own.)"""
     run = f"{int(time.time())}-{random.randrange(10**6)}"
     tables = []
+    outbox.install_sender(lambda update: None)
     for index in range(count):
         users = [User.objects.create_user(f"bench-{run}-{index}-{seat}") for seat in range(2)]
         match = lobby.table_create(

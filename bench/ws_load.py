@@ -53,8 +53,8 @@ from bench.rules_bench import sample_positions  # noqa: E402
 from bench.stage_trace import stage_durations  # noqa: E402
 from lobby import services as lobby  # noqa: E402
 from tests.servers import daphne_servers  # noqa: E402
-from turnengine import outbox  # noqa: E402
 from tests.turnengine.wsclient import make_session_key  # noqa: E402
+from turnengine import outbox  # noqa: E402
 
 GAME_OPTIONS = {"spicy": {"challengeGraceMs": 0}, "chinesecheckers": {"maxTurns": 1000}}
 

@@ -52,19 +52,18 @@ _collecting = database_sync_to_async(outbox.collect_into)
 
 
 async def run_writer(
-    function: Callable,
-    /,
-    *args,
+    call: Callable[[], object],
+    *,
     first: Callable[[object], Awaitable] | None = None,
     timeout: float | None = None,
-    **kwargs,
 ):
-    """Run the writer ``function`` on the database thread, then send every update it committed from the event loop
-    (each within ``timeout``, as :func:`broadcast`); with ``first``, await ``first(result)`` before (a mover's own
-    view goes ahead of everyone's). Updates committed before the writer raised are sent all the same."""
+    """Run the writer ``call`` (no arguments: ``functools.partial`` binds the writer's own, which may have any name)
+    on the database thread, then send every update it committed from the event loop (each within ``timeout``, as
+    :func:`broadcast`); with ``first``, await ``first(result)`` before (a mover's own view goes ahead of
+    everyone's). Updates committed before the writer raised are sent all the same."""
     committed: list[Update] = []
     try:
-        result = await _collecting(committed, function, *args, **kwargs)
+        result = await _collecting(committed, call)
         if first is not None:
             await first(result)
     finally:

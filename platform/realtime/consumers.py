@@ -9,6 +9,8 @@ every socket up to date. Frame format and codes: ``docs/protocol.md``.
 
 from __future__ import annotations
 
+from functools import partial
+
 from channels.db import database_sync_to_async
 from django.conf import settings
 
@@ -124,14 +126,14 @@ class MatchConsumer(OrderedViews, FrameSocket):
     async def on_act(self, message: Act) -> None:
         if self.seat is None:
             raise engine_error("not_seated")
-        await run_writer(
+        move = partial(
             services.match_apply_action,
             match_id=self.match.pk,
             user=self.user,
             expected_version=message.version,
             action=message.action,
-            first=self.send_own_view,  # the mover's view ahead of everyone's
         )
+        await run_writer(move, first=self.send_own_view)  # the mover's view ahead of everyone's
 
     async def send_own_view(self, update) -> None:
         await self.send_view(update.frames[self.match.group_name(self.seat)], update.version)
@@ -142,19 +144,21 @@ class MatchConsumer(OrderedViews, FrameSocket):
         if self.seat is None:
             raise engine_error("not_seated")
         service = SEAT_INTENTS[message.kind]
-        await run_writer(service, match_id=self.match.pk, user=self.user)
+        await run_writer(partial(service, match_id=self.match.pk, user=self.user))
 
     async def on_sync(self) -> None:
         self.request_sync()
 
     async def on_chat(self, message: Chat) -> None:
         await run_writer(
-            chat.chat_post,
-            match=self.match,
-            user=self.user,
-            seat=self.seat,
-            text=message.text,
-            max_length=settings.TAPETE_CHAT_MAX_LENGTH,
+            partial(
+                chat.chat_post,
+                match=self.match,
+                user=self.user,
+                seat=self.seat,
+                text=message.text,
+                max_length=settings.TAPETE_CHAT_MAX_LENGTH,
+            )
         )
 
     async def on_mute(self, message: Mute) -> None:

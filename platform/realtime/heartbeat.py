@@ -25,6 +25,7 @@ import logging
 import weakref
 from collections import defaultdict
 from datetime import timedelta
+from functools import partial
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -106,9 +107,8 @@ class Heartbeat:
         if not seats:
             await catch_up()
             return
-        await run_writer(
-            timers.seats_rearm, match_id=match_id, version=version, seats=seats, now=now, first=catch_up
-        )
+        rearm = partial(timers.seats_rearm, match_id=match_id, version=version, seats=seats, now=now)
+        await run_writer(rearm, first=catch_up)
 
 
 def current_versions(match_ids: list[int]) -> dict[int, tuple[int, bool]]:

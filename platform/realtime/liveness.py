@@ -20,6 +20,7 @@ import os
 import socket
 import uuid
 import weakref
+from functools import partial
 
 from django.conf import settings
 from django.utils import timezone
@@ -51,13 +52,15 @@ class ProcessLife:
             live = dict(self.live)
             try:
                 await run_writer(
-                    presence.process_tick,
+                    partial(
+                        presence.process_tick,
+                        process_id=self.id,
+                        process_name=self.name,
+                        started_at=self.started_at,
+                        live=live,
+                        first=not self.ticked,
+                    ),
                     timeout=send_bound(),
-                    process_id=self.id,
-                    process_name=self.name,
-                    started_at=self.started_at,
-                    live=live,
-                    first=not self.ticked,
                 )
             except Exception as error:  # noqa: BLE001  (the database is away: try again at the next tick)
                 logger.warning("presence tick of %s failed with %s", self.name, type(error).__name__)
@@ -112,13 +115,15 @@ class Presence:
     async def opened(self) -> None:
         self.life.ensure_ticking()
         await run_writer(
-            presence.connection_open,
+            partial(
+                presence.connection_open,
+                key=self.key,
+                process_id=self.life.id,
+                process_name=self.life.name,
+                match_id=self.match_id,
+                seat=self.seat,
+            ),
             timeout=send_bound(),
-            key=self.key,
-            process_id=self.life.id,
-            process_name=self.life.name,
-            match_id=self.match_id,
-            seat=self.seat,
         )
 
     async def closed(self) -> None:
@@ -128,11 +133,13 @@ class Presence:
             self.life.emptied.set()
         try:
             await run_writer(
-                presence.connection_close,
+                partial(
+                    presence.connection_close,
+                    key=self.key,
+                    match_id=self.match_id,
+                    seat=self.seat,
+                ),
                 timeout=send_bound(),
-                key=self.key,
-                match_id=self.match_id,
-                seat=self.seat,
             )
         except Exception as error:  # noqa: BLE001  (the ticker settles it once the database answers)
             logger.warning("presence close left to the next tick: %s", type(error).__name__)

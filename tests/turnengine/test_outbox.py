@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -87,9 +88,8 @@ async def test_a_socket_collects_its_writers_updates_and_sends_them_from_the_eve
         assert published == [], "the mover's own view goes ahead of everyone's"
 
     monkeypatch.setattr(broadcast, "broadcast", publish)
-    update = await broadcast.run_writer(
-        play_one_random_action, match, users, random.Random(2), first=mover_first, timeout=1.5
-    )
+    move = partial(play_one_random_action, match, users, random.Random(2))
+    update = await broadcast.run_writer(move, first=mover_first, timeout=1.5)
     assert first == [update] and published == [(update, 1.5)]
     assert sent == [], "the database thread did not send it"
 

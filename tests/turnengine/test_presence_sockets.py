@@ -95,3 +95,16 @@ def _no_rows_sync(match_id):
 
 async def _no_rows(match_id):
     return await _no_rows_sync(match_id)
+
+
+async def test_the_ticker_ticks_and_stops_once_its_process_holds_nothing():
+    """A tick refreshes the process's row and reconciles its connections; a ticker with no socket left stops (the
+    next socket starts a new one). A tick that failed would loop forever instead, ``ticked`` never set."""
+    from realtime.liveness import current_life
+
+    life = current_life({"server": ("127.0.0.1", 1)})
+    life.live.clear()
+    life.ensure_ticking()
+    await asyncio.wait_for(life.ticker, timeout=10)
+    assert life.ticked
+    assert await database_sync_to_async(ServerProcess.objects.filter(pk=life.id).exists)()

@@ -184,10 +184,10 @@ def celery_worker(env: dict[str, str], *, beat: bool = True, purge: bool = True)
     With ``purge``, messages that earlier tests left on the broker are dropped first, so the worker starts on the
     test's own tasks only.
 
-    It runs as ``./dev serve`` runs it, two threads: with a single one (``--pool=solo``) every task due at a time
-    (the computer players' moves, the deadlines) runs in Celery's one timer thread, so any task that waits (a
-    relay or a database lock) holds up all the others behind it. Its log (info level: each task received and
-    done, with times) is in ``test-artifacts/processes/``."""
+    One process, one thread (``--pool=solo``): on the embedded SQLite broker a two-thread pool lost computer moves
+    that a task queued (the sweeper found them seconds later; a whole bot game took 100 s instead of 17 s). Its log
+    (info level: each task received and done, with times) is in ``test-artifacts/processes/``, and a failing test
+    reports its tail."""
     if purge:
         from tapete.celery import app
 
@@ -200,8 +200,7 @@ def celery_worker(env: dict[str, str], *, beat: bool = True, purge: bool = True)
         "-A",
         "tapete",
         "worker",
-        "--pool=threads",
-        "--concurrency=2",
+        "--pool=solo",
         "--loglevel=info",
         "--without-gossip",
         "--without-mingle",

@@ -86,7 +86,7 @@ async def _publish(update: Update) -> None:
 
 
 def relay_body(update: Update) -> bytes:
-    """What the worker posts to the relay endpoint (``turnengine.views.relay``), read by :func:`relayed`."""
+    """What the worker posts to the relay endpoint (``realtime.views.relay``), read by :func:`relayed`."""
     return json.dumps({"frames": update.frames, "messages": update.messages}).encode()
 
 

@@ -8,10 +8,11 @@ import uuid
 from collections import defaultdict
 
 import pytest
+from realtime import broadcast
 from tapete_sdk import registry
 
 from lobby import services as lobby
-from turnengine import services
+from turnengine import outbox, services, updates
 from turnengine.models import Match
 
 PASSWORD = "correct-horse-battery-42"
@@ -99,6 +100,15 @@ def make_user(django_user_model):
 
 
 @pytest.fixture
+def sent():
+    """What the outbox hands to the transport, in order (the transport's own sender is put back after)."""
+    frames = []
+    outbox.install_sender(frames.append)
+    yield frames
+    outbox.install_sender(broadcast.broadcast_sync)
+
+
+@pytest.fixture
 def start_table(make_user):
     """Open a table of ``game`` for ``num_players`` new users, seat them all and start it."""
 
@@ -127,7 +137,7 @@ def start_table(make_user):
     return start
 
 
-def play_one_random_action(match: Match, users: list, rng: random.Random) -> services.Update:
+def play_one_random_action(match: Match, users: list, rng: random.Random) -> updates.Update:
     """Let a random seat that may act play a random legal action through the service."""
     match.refresh_from_db()
     rules = match.rules
@@ -166,7 +176,7 @@ TEST_PROCESS = ("test-process", "test-host:pid-test")
 _open_sockets: dict[tuple[int, int | None], list[str]] = {}
 
 
-def socket_presence(match: Match, seat: int | None, delta: int) -> services.Update:
+def socket_presence(match: Match, seat: int | None, delta: int) -> updates.Update:
     """Open (+1) a socket of ``seat`` (None: a spectator) at ``match``, or close (-1) its latest one, through
     ``turnengine.presence`` as the consumer does, held by one made-up server process."""
     from turnengine import presence

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from turnengine.models import Match
+from turnengine.writer import delete_tables_of
 
 GUEST_PREFIX = "guest-"
 RESERVED_PREFIXES = (GUEST_PREFIX, "bot-")  # names the site gives; nobody signs up with them
@@ -82,8 +83,7 @@ def guests_cleanup(*, now: datetime | None = None) -> dict[str, int]:
     # Whoever is not going: their games must keep every seat, so tables they sat at stay.
     keepers = User.objects.filter(is_bot=False).exclude(pk__in=[guest.pk for guest in guests])
     deleted = deactivated = 0
-    with transaction.atomic():
-        Match.objects.filter(seats__user__in=guests).exclude(seats__user__in=keepers).delete()
+    delete_tables_of(guests, unless_seated=keepers)
     for guest in guests:
         try:
             with transaction.atomic():

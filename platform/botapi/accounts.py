@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from botapi.models import BotAccount, BotTable
+from botapi.models import BotAccount
 from turnengine.models import Match, Seat
 
 
@@ -50,14 +50,6 @@ def is_bot_account(user) -> bool:
     return BotAccount.objects.filter(user_id=user.pk).exists()
 
 
-def table_admit_bots(*, match: Match) -> None:
-    BotTable.objects.get_or_create(match=match)
-
-
-def table_admits_bots(match: Match) -> bool:
-    return BotTable.objects.filter(match_id=match.pk).exists()
-
-
 def may_sit(*, user, match: Match) -> bool:
     """Bot accounts sit only at tables that admit them."""
-    return not is_bot_account(user) or table_admits_bots(match)
+    return not is_bot_account(user) or match.admits_bots

@@ -24,11 +24,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from realtime.dispatch import DispatchWithoutDatabaseHop
 
 from botapi.accounts import is_bot_account
-from botapi.models import BotTable
 from lobby.notify import LOBBY_GROUP
 from moderation.sanctions import is_locked_out, user_group
 from turnengine.models import Match, Seat
-from turnengine.services import encode_frame
+from turnengine.updates import encode_frame
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_SUSPENDED = 4403
@@ -82,7 +81,7 @@ def account_events(*, user, tracked: set[int]) -> tuple[list[tuple[tuple, dict]]
             )
     if is_bot_account(user):
         open_tables = (
-            Match.objects.filter(status=Match.Status.OPEN, pk__in=BotTable.objects.values("match_id"))
+            Match.objects.filter(status=Match.Status.OPEN, admits_bots=True)
             .exclude(seats__user=user)
             .select_related("created_by")
             .order_by("-pk")[:CHALLENGES_LISTED]

@@ -74,21 +74,6 @@ class BotAccount(models.Model):
         return str(self.user)
 
 
-class BotTable(models.Model):
-    """A table whose creator admits bot accounts. Such a table is rated in the game's bot pool."""
-
-    match = models.OneToOneField(
-        Match, on_delete=models.CASCADE, primary_key=True, related_name="bot_table", verbose_name=_("match")
-    )
-
-    class Meta:
-        verbose_name = _("table open to bot accounts")
-        verbose_name_plural = _("tables open to bot accounts")
-
-    def __str__(self) -> str:
-        return str(self.match)
-
-
 class Analysis(models.Model):
     """The post-game analysis of a finished match, computed once from its published log and seed."""
 

@@ -13,8 +13,7 @@ from django.utils.translation import gettext as _
 
 from botapi.analysis.presentation import analysis_context
 from botapi.errors import ApiError
-from botapi.models import BotTable
-from turnengine import bot_seats, clocks, services
+from turnengine import bot_seats, clocks, seat_frames
 from turnengine.models import Match, Seat
 
 LIST_LIMIT = 100
@@ -77,16 +76,10 @@ def table_list(*, user, game: str | None, status: str, mine: bool) -> list[dict]
     if mine:
         matches = matches.filter(seats__user=user)
     order = "created_at" if status == Match.Status.OPEN else "-pk"
-    admitting = set(BotTable.objects.filter(match__in=matches).values_list("match_id", flat=True))
-    return [
-        table_json(match, user=user, admits_bots=match.pk in admitting)
-        for match in matches.order_by(order)[:LIST_LIMIT]
-    ]
+    return [table_json(match, user=user) for match in matches.order_by(order)[:LIST_LIMIT]]
 
 
-def table_json(match: Match, *, user, admits_bots: bool | None = None) -> dict:
-    if admits_bots is None:
-        admits_bots = BotTable.objects.filter(match_id=match.pk).exists()
+def table_json(match: Match, *, user) -> dict:
     seats = list(match.seats.all())
     return {
         "id": match.pk,
@@ -95,7 +88,7 @@ def table_json(match: Match, *, user, admits_bots: bool | None = None) -> dict:
         "num_players": match.num_players,
         "options": match.options,
         "ranked": match.ranked,
-        "allow_bots": admits_bots,
+        "allow_bots": match.admits_bots,
         "time_control": (match.time_control or {}).get("profile"),
         "created_by": match.created_by.username,
         "seats": [
@@ -110,7 +103,7 @@ def table_json(match: Match, *, user, admits_bots: bool | None = None) -> dict:
 
 def table_snapshot(match: Match, *, user) -> dict:
     """The websocket's snapshot frame for the caller's seat (the spectators' view if not seated)."""
-    return orjson.loads(services.match_snapshot(match=match, seat=seat_of(match, user)))
+    return orjson.loads(seat_frames.match_snapshot(match=match, seat=seat_of(match, user)))
 
 
 def analysis_json(match: Match) -> dict:

@@ -8,54 +8,56 @@ it once it is full (seats nobody took back can be given to a computer player or 
 
 from __future__ import annotations
 
-from django.db import transaction
-
 from lobby.errors import LobbyError
 from moderation.sanctions import is_locked_out
 from moderation.services import network_notices_for
-from turnengine import outbox, services
+from turnengine import outbox, services, writer
 from turnengine.models import Match, Seat
 from turnengine.updates import Update, encode_frame
 
 
-def table_rematch(*, user, match_id: int) -> tuple[Match, services.Update | None]:
+def table_rematch(*, user, match_id: int) -> tuple[Match, Update | None]:
     """Seat ``user`` at the rematch of the finished table ``match_id`` (opening it if needed); returns the new
-    table and, if this made it start, the frames of its first move."""
+    table and, if this made it start, the frames of its first move. The old table's lock orders the players who
+    accept at once: the first opens the rematch, the others find it."""
     if is_locked_out(user):
         raise LobbyError("suspended")
-    with transaction.atomic():
-        old = Match.objects.select_for_update().get(pk=match_id)
+    with writer.locked(match_id) as held:
+        old = held.match
+        if old is None:
+            raise Match.DoesNotExist
         if old.status != Match.Status.FINISHED:
             raise LobbyError("not_finished")
         old_seats = list(old.seats.select_related("user"))
         mine = next((seat for seat in old_seats if seat.user_id == user.pk), None)
         if mine is None:
             raise LobbyError("not_seated")
-        new = Match.objects.select_for_update().filter(rematch_of=old).first()
-        if new is None:
-            new = _open_rematch(old, old_seats, user)
-        if new.status != Match.Status.OPEN:
-            return new, None
-        taken = dict(new.seats.values_list("user_id", "index"))
-        if user.pk not in taken:
-            free = [index for index in range(new.num_players) if index not in taken.values()]
-            if not free:
-                raise LobbyError("table_full")
-            index = mine.index if mine.index in free else free[0]
-            Seat.objects.create(match=new, index=index, user=user)
-            taken[user.pk] = index
-        humans = {seat.user_id for seat in old_seats if not seat.user.is_bot}
-        if len(taken) < new.num_players or not humans <= taken.keys():
-            return new, None
-        logged = services.match_begin(match=new)
-        network_notices_for(match=new)
-    update = services.build_update(new, logged)
-    outbox.send_on_commit(update)
-    return new, update
+        new_id = Match.objects.filter(rematch_of=old).values_list("pk", flat=True).first()
+        if new_id is None:
+            new_id = _open_rematch(old, old_seats, user).pk
+        with writer.locked(new_id) as change:
+            new = change.match
+            if new.status != Match.Status.OPEN:
+                return new, None
+            taken = dict(new.seats.values_list("user_id", "index"))
+            if user.pk not in taken:
+                free = [index for index in range(new.num_players) if index not in taken.values()]
+                if not free:
+                    raise LobbyError("table_full")
+                index = mine.index if mine.index in free else free[0]
+                Seat.objects.create(match=new, index=index, user=user)
+                taken[user.pk] = index
+            humans = {seat.user_id for seat in old_seats if not seat.user.is_bot}
+            if len(taken) < new.num_players or not humans <= taken.keys():
+                return new, None
+            services.match_begin(change)
+            network_notices_for(match=new)
+    return new, change.update
 
 
 def _open_rematch(old: Match, old_seats: list[Seat], user) -> Match:
-    new = Match.objects.create(
+    robots = [seat for seat in old_seats if seat.user.is_bot]
+    new = writer.open_table(
         game=old.game,
         options=old.options,
         num_players=old.num_players,
@@ -65,16 +67,14 @@ def _open_rematch(old: Match, old_seats: list[Seat], user) -> Match:
         min_rating=old.min_rating,
         max_rating=old.max_rating,
         rematch_of=old,
+        admits_bots=old.admits_bots,
+        bot_seats=sorted(seat.index for seat in robots),
     )
-    robots = [seat for seat in old_seats if seat.user.is_bot]
     Seat.objects.bulk_create(Seat(match=new, index=seat.index, user=seat.user) for seat in robots)
-    if robots:
-        new.bot_seats = sorted(seat.index for seat in robots)
-        new.save(update_fields=["bot_seats"])
     return new
 
 
-def rematch_notice(*, old: Match, new: Match) -> services.Update:
+def rematch_notice(*, old: Match, new: Match) -> Update:
     """Tell the players still on the old table's result screen who is ready to play again, and where (on
     commit)."""
     accepted = list(

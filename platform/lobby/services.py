@@ -1,8 +1,9 @@
 """Tables before they start: create with options, join, take a seat, leave, cancel, start; and "Play now", which does
 all of it in one step against computer players.
 
-Every service locks the match row, so two players racing for the last seat, or a join racing the start, resolve
-in the database: one wins, the other gets a :class:`LobbyError` with a clear message.
+Every service locks the match row through the match writer (``turnengine.writer``), so two players racing for the
+last seat, or a join racing the start, resolve in the database: one wins, the other gets a :class:`LobbyError`
+with a clear message.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ from django.db import IntegrityError, transaction
 from tapete_sdk import registry
 from tapete_sdk.plugin import InvalidOptions, play_now_players
 
-from botapi.accounts import is_bot_account, may_sit, table_admit_bots
+from botapi.accounts import is_bot_account, may_sit
 from lobby.errors import LobbyError
 from moderation.sanctions import is_locked_out
 from moderation.services import network_notices_for
 from ratings.selectors import match_pool, rating_value
-from turnengine import bot_seats, clocks, outbox, services
+from turnengine import bot_seats, clocks, services, writer
 from turnengine.models import Match, Seat
+from turnengine.updates import Update
 
 PLAY_NOW_TIME_CONTROL = clocks.DEFAULT_PROFILE
 
@@ -64,7 +66,7 @@ def table_create(
     except InvalidOptions as error:
         raise LobbyError("invalid_options") from error
     with transaction.atomic():
-        match = Match.objects.create(
+        match = writer.open_table(
             game=game,
             options=normalized,
             num_players=num_players,
@@ -73,15 +75,18 @@ def table_create(
             time_control=clocks.profile_json(time_control, grace_seconds * clocks.SECOND),
             min_rating=min_rating,
             max_rating=max_rating,
+            admits_bots=allow_bots or is_bot_account(user),
         )
         Seat.objects.create(match=match, index=0, user=user, ip_address=ip_address)
-        if allow_bots or is_bot_account(user):
-            table_admit_bots(match=match)
     return match
 
 
-def _lock_open(match_id: int) -> Match:
-    match = Match.objects.select_for_update().get(pk=match_id)
+def _open(change: writer.MatchChange) -> Match:
+    """The locked table of ``change``, refused unless it is waiting in the lobby (no such table: ``DoesNotExist``,
+    a 404 for the views and the API)."""
+    match = change.match
+    if match is None:
+        raise Match.DoesNotExist
     if match.status != Match.Status.OPEN:
         raise LobbyError("already_started")
     return match
@@ -91,8 +96,8 @@ def table_join(*, user, match_id: int, seat: int | None = None, ip_address: str 
     """Sit ``user`` at the table: at ``seat`` if given, else at the first free seat."""
     if is_locked_out(user):
         raise LobbyError("suspended")
-    with transaction.atomic():
-        match = _lock_open(match_id)
+    with writer.locked(match_id) as change:
+        match = _open(change)
         taken = set(match.seats.values_list("index", flat=True))
         if match.seats.filter(user=user).exists():
             raise LobbyError("already_seated")
@@ -119,8 +124,8 @@ def table_join(*, user, match_id: int, seat: int | None = None, ip_address: str 
 
 def table_add_bot(*, user, match_id: int, level: str, seat: int | None = None) -> Seat:
     """The creator seats a computer player of ``level`` at a free seat."""
-    with transaction.atomic():
-        match = _lock_open(match_id)
+    with writer.locked(match_id) as change:
+        match = _open(change)
         if match.created_by_id != user.pk:
             raise LobbyError("not_creator")
         if level not in bot_seats.levels(match.game):
@@ -135,7 +140,7 @@ def table_add_bot(*, user, match_id: int, level: str, seat: int | None = None) -
             raise LobbyError("seat_taken" if 0 <= seat < match.num_players else "no_such_seat")
         robot = bot_seats.bot_user(level=level, taken_user_ids=set(match.seats.values_list("user_id", flat=True)))
         match.bot_seats = sorted([*match.bot_seats, seat])
-        match.save(update_fields=["bot_seats"])
+        change.commit(changed=("bot_seats",))
         return Seat.objects.create(match=match, index=seat, user=robot)
 
 
@@ -152,8 +157,8 @@ def _check_rating_range(match: Match, user) -> None:
 
 def table_leave(*, user, match_id: int) -> None:
     """Stand up from a table that has not started (the creator cancels instead)."""
-    with transaction.atomic():
-        match = _lock_open(match_id)
+    with writer.locked(match_id) as change:
+        match = _open(change)
         if match.created_by_id == user.pk:
             raise LobbyError("creator_cannot_leave")
         deleted, _ = Seat.objects.filter(match=match, user=user).delete()
@@ -163,32 +168,30 @@ def table_leave(*, user, match_id: int) -> None:
 
 def table_cancel(*, user, match_id: int) -> None:
     """The creator closes a table that has not started."""
-    with transaction.atomic():
-        match = _lock_open(match_id)
+    with writer.locked(match_id) as change:
+        match = _open(change)
         if match.created_by_id != user.pk:
             raise LobbyError("not_creator")
         match.status = Match.Status.ABORTED
-        match.save(update_fields=["status"])
+        change.commit(changed=("status",))
 
 
-def table_start(*, user, match_id: int) -> services.Update:
+def table_start(*, user, match_id: int) -> Update:
     """The creator starts a full table: the engine deals, and every seat gets its first view after the commit."""
-    with transaction.atomic():
-        match = _lock_open(match_id)
+    with writer.locked(match_id) as change:
+        match = _open(change)
         if match.created_by_id != user.pk:
             raise LobbyError("not_creator")
         if match.seats.count() < match.num_players:
             raise LobbyError("not_enough_players")
-        logged = services.match_begin(match=match)
+        services.match_begin(change)
         network_notices_for(match=match)
-    update = services.build_update(match, logged)
-    outbox.send_on_commit(update)
-    return update
+    return change.update
 
 
 def table_play_now(
     *, user, game: str, level: str, ip_address: str | None = None
-) -> tuple[Match, services.Update]:
+) -> tuple[Match, Update]:
     """One click to a game: a friendly table of ``game`` with the game's "Play now" seat count and default options,
     the player at seat 0, computer players of ``level`` at every other seat, started at once. All or nothing."""
     try:

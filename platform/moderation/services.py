@@ -39,7 +39,7 @@ from moderation.sanctions import (
 )
 from ratings.models import RatingChange
 from ratings.services import rating_reverse_match
-from turnengine import outbox
+from turnengine import outbox, writer
 from turnengine.errors import EngineError
 from turnengine.models import ChatMessage, Match, Seat
 from turnengine.timers import match_abort, seat_leave
@@ -301,16 +301,19 @@ def moderation_abort_match(*, moderator, match: Match, reason: str) -> None:
     """Stop a match without a result (and so without any rating change): its clocks stop, the seed is published
     and every open page says that a moderator aborted it (``timers.match_abort``, whose frames go on commit)."""
     reason = require_reason(reason)
-    with transaction.atomic():
-        locked = Match.objects.select_for_update().get(pk=match.pk)
+    with writer.locked(match.pk) as change:
+        locked = change.match
+        if locked is None:
+            raise Match.DoesNotExist
         _refuse_if(abort_refusal(match=locked))
-        match_abort(match_id=match.pk)
+        status_before = locked.status
+        match_abort(change)
         _audit(
             moderator=moderator,
             action="abort_match",
             reason=reason,
             match=locked,
-            status_before=locked.status,
+            status_before=status_before,
         )
 
 

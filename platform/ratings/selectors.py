@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from botapi.accounts import table_admits_bots
 from ratings.elo import INITIAL_RATING, PROVISIONAL_GAMES
 from ratings.models import Rating, RatingChange
 from ratings.pools import pool_for
@@ -13,12 +12,8 @@ LEADERBOARD_MIN_GAMES = 5
 
 
 def match_pool(match) -> str:
-
-    return pool_for(
-        game=match.game,
-        num_players=match.num_players,
-        admits_bots=table_admits_bots(match),
-    )
+    """The pool a table is rated in: its game's pool for its player count, apart for tables open to bot accounts."""
+    return pool_for(game=match.game, num_players=match.num_players, admits_bots=match.admits_bots)
 
 
 def ratings_by_user(*, game: str, pool: str, user_ids) -> dict[int, Rating]:

@@ -1,7 +1,7 @@
 """Applying and reversing the rating changes of ranked matches.
 
 :func:`rating_apply_outcome` runs inside the transaction that records a ranked match's result (see
-``turnengine.services.persist``), so a result never stands without its ratings, nor the reverse. It is idempotent:
+``turnengine.writer.MatchChange.commit``), so a result never stands without its ratings, nor the reverse. It is idempotent:
 a match already rated is skipped (and a unique constraint backs that up), so re-running a finish or a duplicate
 Celery task never counts twice. Rating rows are locked in user-id order, so tables ending at once for the same
 players cannot deadlock.

@@ -29,7 +29,7 @@ from realtime.sockets import (
     REGISTER,
     FrameSocket,
 )
-from turnengine import chat, services, timers
+from turnengine import chat, seat_frames, services, timers, timing, updates
 from turnengine.errors import engine_error
 from turnengine.models import Match, Seat
 
@@ -88,7 +88,7 @@ class MatchConsumer(OrderedViews, FrameSocket):
 
     def _snapshot(self) -> str:
         self.match.refresh_from_db()
-        return services.match_snapshot(match=self.match, seat=self.seat)
+        return seat_frames.match_snapshot(match=self.match, seat=self.seat)
 
     async def snapshot_text(self) -> str:
         return await database_sync_to_async(self._snapshot)()
@@ -126,6 +126,7 @@ class MatchConsumer(OrderedViews, FrameSocket):
     async def on_act(self, message: Act) -> None:
         if self.seat is None:
             raise engine_error("not_seated")
+        timing.stamp("act", self.match.pk, message.version)
         move = partial(
             services.match_apply_action,
             match_id=self.match.pk,
@@ -134,6 +135,7 @@ class MatchConsumer(OrderedViews, FrameSocket):
             action=message.action,
         )
         await run_writer(move, first=self.send_own_view)  # the mover's view ahead of everyone's
+        timing.stamp("acted", self.match.pk, message.version)
 
     async def send_own_view(self, update) -> None:
         await self.send_view(update.frames[self.match.group_name(self.seat)], update.version)
@@ -166,7 +168,7 @@ class MatchConsumer(OrderedViews, FrameSocket):
         muted = await database_sync_to_async(chat_mute_toggle)(
             user=self.user, username=message.username, mute=message.mute
         )
-        await self.send(text_data=services.encode_frame("muted", None, {"muted": muted}))
+        await self.send(text_data=updates.encode_frame("muted", None, {"muted": muted}))
 
     async def session_revoke(self, message: dict) -> None:
         """A moderator suspended or banned this player: tell them, then close the socket now."""
@@ -180,7 +182,7 @@ class MatchConsumer(OrderedViews, FrameSocket):
         )
         if data is None:
             return False
-        await self.send(text_data=services.encode_frame("sanction", None, data))
+        await self.send(text_data=updates.encode_frame("sanction", None, data))
         await self.close(code=CLOSE_SUSPENDED, reason=reason)
         return True
 
@@ -190,4 +192,4 @@ class MatchConsumer(OrderedViews, FrameSocket):
             user=self.user, scope=self.scope, sanction_id=message["sanction"]
         )
         if data is not None:
-            await self.send(text_data=services.encode_frame("sanction", None, data))
+            await self.send(text_data=updates.encode_frame("sanction", None, data))

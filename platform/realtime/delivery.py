@@ -24,6 +24,7 @@ import asyncio
 from django.conf import settings
 
 from realtime.ratelimit import TokenBucket
+from turnengine import timing
 from turnengine.errors import engine_error
 from turnengine.updates import view_version
 
@@ -55,7 +56,9 @@ class OrderedViews:
         if version is None:
             await self.send(text_data=text)
         else:
+            timing.stamp("relay", self.match_id, version)
             await self.send_view(text, version)
+            timing.stamp("relayed", self.match_id, version)
 
     async def send_quietly(self, text: str) -> None:
         """For the heartbeat: a socket closing meanwhile is not an error."""

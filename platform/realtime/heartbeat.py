@@ -32,7 +32,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from realtime.broadcast import run_writer
-from turnengine import services, timers
+from turnengine import timers, updates
 from turnengine.models import Match
 
 logger = logging.getLogger("tapete.delivery")
@@ -84,7 +84,7 @@ class Heartbeat:
                 sockets = [socket for socket in sockets if socket not in behind]
             elif behind:
                 await self.heal(match_id, version, behind, now=now)
-            frame = services.encode_frame("heartbeat", version, {})
+            frame = updates.encode_frame("heartbeat", version, {})
             for socket in sockets:
                 await socket.send_quietly(frame)
 

@@ -35,7 +35,7 @@ from django.utils import translation
 from realtime.dispatch import DispatchWithoutDatabaseHop
 from realtime.frames import KINDS, ClientMessage, parse_client_frame
 from realtime.ratelimit import SocketRegister, TokenBucket
-from turnengine import services
+from turnengine import updates
 from turnengine.errors import EngineError, engine_error
 
 logger = logging.getLogger("tapete.websocket")
@@ -205,7 +205,7 @@ class FrameSocket(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
         )
 
     async def send_error(self, error: EngineError) -> None:
-        await self.send(text_data=services.encode_frame("error", error.version, error.as_frame_data()))
+        await self.send(text_data=updates.encode_frame("error", error.version, error.as_frame_data()))
 
     async def frame_relay(self, message: dict) -> None:
         """A frame committed elsewhere (``realtime.broadcast``), for this socket's groups."""

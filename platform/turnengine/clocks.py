@@ -30,6 +30,7 @@ False.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from datetime import datetime
 
 from tapete_sdk.plugin import gettext_noop
 
@@ -73,6 +74,15 @@ PROFILES: dict[str, TimeControl] = {
     "unlimited": TimeControl(NO_LIMIT, label=gettext_noop("No time limit (friendly tables only)")),
 }
 DEFAULT_PROFILE = "normal"
+
+
+def of_match(match) -> TimeControl:
+    """The time control a match was created with."""
+    return TimeControl.from_json(match.time_control)
+
+
+def epoch_ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
 
 
 def profile_json(name: str, grace_ms: int = DEFAULT_GRACE_MS) -> dict:

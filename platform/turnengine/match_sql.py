@@ -59,6 +59,9 @@ def lock_match(match_id: int, user_id: int) -> Match | None:
     """The match row, locked until the end of the transaction, with ``user_seat`` (None if the user does not sit
     there); None if there is no such match. Must run inside ``transaction.atomic``."""
     wrapper = connections[DEFAULT_DB_ALIAS]
+    low, high = wrapper.ops.integer_field_range(Match._meta.pk.get_internal_type())
+    if not low <= match_id <= high:  # no such row (as the ORM answers, where the driver would raise)
+        return None
     with wrapper.cursor() as cursor:
         cursor.execute(_lock_sql(wrapper.vendor), [user_id, match_id])
         row = cursor.fetchone()

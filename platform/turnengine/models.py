@@ -62,6 +62,11 @@ class Match(models.Model):
     # each page of the table free, where a HOT update puts the row's new version.)
     deadline_at = models.DateTimeField(_("next deadline"), null=True, blank=True)
     bot_seats = models.JSONField(_("bot seats"), default=list, blank=True)
+    admits_bots = models.BooleanField(
+        _("open to bot accounts"),
+        default=False,
+        help_text=_("Bot accounts may sit here; such a table is rated in the game's bot pool."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     last_action_at = models.DateTimeField(_("last action"), null=True, blank=True)

@@ -17,21 +17,24 @@ spectators' frame). So a count cannot drift from the rows, and rows cannot outli
 Each of these settles a seat exactly as a socket's own close does: when its last connection goes, it is offline
 from then on (the real-time grace starts if the game awaits it), everyone gets a ``presence`` frame and the log a
 ``disconnected`` line; when its first one comes back, ``reconnected``. The log's connection lines are kept
-(``PresenceNotice``), so a reloaded page shows them in their place (``services.match_snapshot``).
+(``PresenceNotice``), so a reloaded page shows them in their place (``seat_frames.match_snapshot``).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from turnengine import clocks, outbox, services
+from turnengine import clocks, writer
 from turnengine.models import Connection, Match, PresenceNotice, Seat, ServerProcess
+from turnengine.seat_frames import presence_frames
+from turnengine.updates import Update
 
 DEAD_AFTER_TICKS = 3
 NOTICE_TYPES = ("disconnected", "reconnected", "left", "back")  # the ``notice`` of a presence frame
@@ -45,7 +48,7 @@ def connection_open(
     match_id: int,
     seat: int | None,
     now: datetime | None = None,
-) -> services.Update:
+) -> Update:
     """Count a socket that opened (idempotent: a key already counted changes nothing). A spectator's is counted
     before its snapshot is read: a move committed before this is in the snapshot, and a move after it reads the
     count under the match's lock and sends the spectators' frame."""
@@ -60,7 +63,7 @@ def connection_open(
         )
 
 
-def connection_close(*, key: str, match_id: int, seat: int | None) -> services.Update:
+def connection_close(*, key: str, match_id: int, seat: int | None) -> Update:
     """Uncount a socket that closed (idempotent: an unknown key changes nothing)."""
     return _settle(match_id, seat, remove=[key])
 
@@ -73,7 +76,7 @@ def process_tick(
     live: Mapping[str, tuple[int, int | None]],
     first: bool = False,
     now: datetime | None = None,
-) -> list[services.Update]:
+) -> list[Update]:
     """One tick of a process's liveness: refresh its ``seen_at`` (registering it again if the sweeper had given
     it up for dead), then make its rows match ``live`` (key -> (match, seat) of the sockets it holds): open the
     missing ones, close the others. On a life's ``first`` tick, close the rows of this server's previous lives."""
@@ -107,7 +110,7 @@ def process_tick(
     return updates
 
 
-def sweep_dead_processes(*, now: datetime | None = None) -> list[services.Update]:
+def sweep_dead_processes(*, now: datetime | None = None) -> list[Update]:
     """Close every connection of the processes not seen for ``DEAD_AFTER_TICKS`` ticks, and forget them."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=DEAD_AFTER_TICKS * settings.TAPETE_PRESENCE_TICK_SECONDS)
@@ -119,14 +122,14 @@ def sweep_dead_processes(*, now: datetime | None = None) -> list[services.Update
     return updates
 
 
-def close_process(process_id: str) -> list[services.Update]:
+def close_process(process_id: str) -> list[Update]:
     """Close every connection a process life held, seat by seat, each as that socket's own close would."""
     return _close_rows(
         Connection.objects.filter(process_id=process_id).values_list("key", "match_id", "seat")
     )
 
 
-def _close_rows(rows: Iterable[tuple[str, int, int | None]]) -> list[services.Update]:
+def _close_rows(rows: Iterable[tuple[str, int, int | None]]) -> list[Update]:
     keys = defaultdict(list)
     for key, match_id, seat in rows:
         keys[match_id, seat].append(key)
@@ -147,39 +150,39 @@ def _settle(
     add: Connection | None = None,
     remove: list[str] = (),
     now: datetime | None = None,
-) -> services.Update:
+) -> Update:
     """Under the match's lock: add or remove connection rows, recount the seat's (or the spectators') rows into
     its counter, and settle a seat whose last connection went or whose first came back; everyone's ``presence``
     frame is sent on commit."""
-    with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
+    with writer.locked(match_id) as change:
+        match = change.match
         if match is None:
-            return services.Update()
+            return change.update
         if add is not None:
             Connection.objects.bulk_create([add], ignore_conflicts=True)
         removed = Connection.objects.filter(key__in=remove).delete()[0] if remove else 0
         count = Connection.objects.filter(match_id=match_id, seat=seat).count()
         if seat is None:
             if match.spectator_connections != count:
-                Match.objects.filter(pk=match_id).update(spectator_connections=count)
-            return services.Update()
+                match.spectator_connections = count
+                change.commit(changed=("spectator_connections",))
+            return change.update
         Seat.objects.filter(match=match, index=seat).exclude(connections=count).update(connections=count)
         notice = None
         if match.status == Match.Status.ACTIVE and match.clock:
             notice = _connection_changed(match, seat, count, closed=removed > 0, now=now or timezone.now())
-        update = services.presence_frames(match, notice=notice)
-        outbox.send_on_commit(update)
-    return update
+        change.commit(changed=("clock",) if notice else (), frames=partial(presence_frames, notice=notice))
+    return change.update
 
 
 def _connection_changed(match: Match, seat: int, count: int, *, closed: bool, now: datetime) -> dict | None:
     """A seat's last connection went (it is offline from now: the grace starts if the game awaits it) or one came
-    back while it was offline (it takes its seat back at once, unless its player left the game). Returns the
-    notice for everyone's log, also kept for the snapshot."""
+    back while it was offline (it takes its seat back at once, unless its player left the game). Changes the clock
+    and returns the notice for everyone's log (also kept for the snapshot)."""
     clock = match.clock
     offline = clocks.offline_since(clock, seat)
     if count == 0 and closed and offline is None:
-        clocks.set_offline(clock, seat, services.epoch_ms(now))
+        clocks.set_offline(clock, seat, clocks.epoch_ms(now))
         notice = {"type": "disconnected", "seat": seat}
     elif count > 0 and offline is not None:
         clocks.set_offline(clock, seat, None)
@@ -190,11 +193,6 @@ def _connection_changed(match: Match, seat: int, count: int, *, closed: bool, no
             notice["back"] = True
     else:
         return None
-    deadline = clocks.next_deadline(clock, services.time_control(match))
-    match.deadline_at = None if deadline is None else datetime.fromtimestamp(deadline / 1000, tz=UTC)
-    match.save(update_fields=["clock", "deadline_at"])
-    if match.deadline_at is not None:
-        services.schedule_deadline(match)
     record_notice(match, notice)
     return notice
 

@@ -7,7 +7,7 @@ through their own view only and everyone else through the public view, so a repl
 from __future__ import annotations
 
 from turnengine.models import Match, MatchAction
-from turnengine.services import match_meta, visible_events
+from turnengine.seat_frames import match_meta, visible_events
 
 
 def replay_seats(*, match: Match, user) -> list[int | None]:

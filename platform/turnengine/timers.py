@@ -22,37 +22,38 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 from tapete_sdk.plugin import Outcome
 
-from ratings.services import rating_apply_outcome
-from turnengine import clocks, jobs, outbox, presence, services
+from turnengine import clocks, jobs, presence, services, writer
 from turnengine.errors import engine_error
 from turnengine.models import Match, Seat
-from turnengine.signals import announce_finish
+from turnengine.seat_frames import presence_frames
+from turnengine.updates import Update, encode_frame
 
 
-def match_expire(*, match_id: int, version: int, now: datetime | None = None) -> services.Update | None:
-    """If ``version`` is still current and a clock has run out, play that seat's timeout action."""
+def match_expire(*, match_id: int, version: int, now: datetime | None = None) -> Update | None:
+    """If ``version`` is still current and a clock has run out, play that seat's timeout action (None: nothing
+    to do)."""
     now = now or timezone.now()
-    with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
+    with writer.locked(match_id) as change:
+        match = change.match
         if match is None or match.status != Match.Status.ACTIVE or match.version != version:
             return None
         if held_for_delivery(match, now):
-            _expire_later(match, delivery_hold_end(match))
+            writer.schedule_deadline(match, delivery_hold_end(match))
             return None
-        control = services.time_control(match)
-        seat = clocks.expired_seat(match.clock, control, services.epoch_ms(now))
+        control, now_ms = clocks.of_match(match), clocks.epoch_ms(now)
+        seat = clocks.expired_seat(match.clock, control, now_ms)
         if seat is None:
             return None
         rules = match.rules
         notices = []
-        disconnected = clocks.played_for(match.clock, control, seat, services.epoch_ms(now))
+        disconnected = clocks.played_for(match.clock, control, seat, now_ms)
         if disconnected or match.clock["window"][seat] is None:
             # Running out of one's own time (or of the grace, away) is a fault; a window is not.
             match.clock["timeouts"][seat] += 1
@@ -65,11 +66,8 @@ def match_expire(*, match_id: int, version: int, now: datetime | None = None) ->
         logged = services.advance(match, rules, None if disconnected else seat, action, now)
         if logged:  # the engine's notices join the log, before what they caused
             logged[0].events = [{**notice, "visible_to": None} for notice in notices] + logged[0].events
-        services.persist(match, logged, now)
-    update = services.build_update(match, logged)
-    update.frames.update(services.presence_frames(match).frames)
-    outbox.send_on_commit(update)
-    return update
+        change.commit(changed=services.PLAY_FIELDS, logged=logged, now=now, frames=presence_frames)
+    return change.update
 
 
 # --- delivery and the clocks -----------------------------------------------------------------------------------
@@ -95,89 +93,72 @@ def held_for_delivery(match: Match, now: datetime) -> bool:
     )
 
 
-def _expire_later(match: Match, eta: datetime) -> None:
-    if not settings.TAPETE_SCHEDULE_DEADLINES:
-        return
-    jobs.deadline_on_commit(match.pk, match.version, eta)
-
-
 def delivery_failed(*, match_id: int, version: int, now: datetime | None = None) -> None:
     """Record that ``version``'s frames could not be published (the first failure of that version counts)."""
-    Match.objects.filter(pk=match_id, version=version).exclude(undelivered_version=version).update(
-        undelivered_version=version, undelivered_at=now or timezone.now()
-    )
+    writer.mark_undelivered(match_id=match_id, version=version, now=now)
 
 
-def seats_rearm(
-    *, match_id: int, version: int, seats: set[int], now: datetime | None = None
-) -> services.Update | None:
+def seats_rearm(*, match_id: int, version: int, seats: set[int], now: datetime | None = None) -> Update | None:
     """``seats`` received their view of ``version`` late (a heartbeat brought them up to date): their running
     clocks start again from now with the time they had (``clocks.rearm``), and everyone is told the new clocks.
-    Nothing changes (None) if the version moved on; the version itself does not move, so no action goes stale."""
+    Nothing changes (None) if the version moved on; the version itself does not move, so no action goes
+    stale."""
     now = now or timezone.now()
-    with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
+    with writer.locked(match_id) as change:
+        match = change.match
         if match is None or match.status != Match.Status.ACTIVE or match.version != version or not match.clock:
             return None
-        if not clocks.rearm(match.clock, seats, services.epoch_ms(now)):
+        if not clocks.rearm(match.clock, seats, clocks.epoch_ms(now)):
             return None
-        deadline = clocks.next_deadline(match.clock, services.time_control(match))
-        match.deadline_at = None if deadline is None else datetime.fromtimestamp(deadline / 1000, tz=UTC)
-        match.save(update_fields=["clock", "deadline_at"])
-        if match.deadline_at is not None:
-            services.schedule_deadline(match)
-    update = services.presence_frames(match)
-    outbox.send_on_commit(update)
-    return update
+        change.commit(changed=("clock",), now=now, frames=presence_frames)
+    return change.update
 
 
-def seat_reclaim(*, match_id: int, user, now: datetime | None = None) -> services.Update:
+def seat_reclaim(*, match_id: int, user, now: datetime | None = None) -> Update:
     """An absent player comes back: auto-play stops for their seat. A seat that is not absent changes nothing, and
     nothing is sent."""
-    with transaction.atomic():
-        match, seat = services.lock_with_seat(match_id, user)
-        if not match.clock["absent"][seat]:
-            return services.Update()
-        match.clock["absent"][seat] = False
-        match.clock["timeouts"][seat] = 0
-        clocks.set_left(match.clock, seat, False)
-        match.save(update_fields=["clock"])
-        notice = {"type": "back", "seat": seat}
-        presence.record_notice(match, notice)
-    update = services.presence_frames(match, notice=notice)
-    outbox.send_on_commit(update)
-    return update
+    with writer.locked(match_id, user=user) as change:
+        match, seat = services.seated(change)
+        if match.clock["absent"][seat]:
+            match.clock["absent"][seat] = False
+            match.clock["timeouts"][seat] = 0
+            clocks.set_left(match.clock, seat, False)
+            notice = {"type": "back", "seat": seat}
+            presence.record_notice(match, notice)
+            change.commit(changed=("clock",), now=now, frames=partial(presence_frames, notice=notice))
+    return change.update
 
 
-def seat_leave(*, match_id: int, user, now: datetime | None = None) -> services.Update:
+def seat_leave(*, match_id: int, user, now: datetime | None = None) -> Update:
     """A player leaves a running game: the seat becomes absent (auto-played); in a ranked game it is abandonment.
     Leaving is the one intent besides a move that moves the version, so a seat may leave at most
     ``TAPETE_SEAT_INTENTS`` times per ``TAPETE_SEAT_INTENT_WINDOW_SECONDS`` (leaving and coming back in a loop
     would otherwise make every other player's move ``stale``); an absent seat's ``leave`` changes nothing."""
     now = now or timezone.now()
-    with transaction.atomic():
-        match, seat = services.lock_with_seat(match_id, user)
-        if match.clock["absent"][seat]:
-            return services.Update()
-        spend_intent(match, seat, now)
-        match.clock["absent"][seat] = True
-        clocks.set_left(match.clock, seat, True)
-        if match.ranked:
-            Seat.objects.filter(match=match, index=seat).update(abandoned=True)
-        logged = services.advance(match, match.rules, None, None, now)
-        services.persist(match, logged, now)
-        notice = {"type": "left", "seat": seat}
-        presence.record_notice(match, notice)
-    update = services.build_update(match, logged)
-    update.frames.update(services.presence_frames(match, notice=notice).frames)
-    outbox.send_on_commit(update)
-    return update
+    with writer.locked(match_id, user=user) as change:
+        match, seat = services.seated(change)
+        if not match.clock["absent"][seat]:
+            spend_intent(match, seat, now)
+            match.clock["absent"][seat] = True
+            clocks.set_left(match.clock, seat, True)
+            if match.ranked:
+                Seat.objects.filter(match=match, index=seat).update(abandoned=True)
+            logged = services.advance(match, match.rules, None, None, now)
+            notice = {"type": "left", "seat": seat}
+            change.commit(
+                changed=services.PLAY_FIELDS,
+                logged=logged,
+                now=now,
+                frames=partial(presence_frames, notice=notice),
+            )
+            presence.record_notice(match, notice)  # at the new version, after the actions it caused
+    return change.update
 
 
 def spend_intent(match: Match, seat: int, now: datetime) -> None:
     """Count one version-moving intent of ``seat`` in the match's clock (``intents``: per seat, the epoch ms of
     the recent ones), or refuse it with ``intent_budget`` when the seat has spent its budget."""
-    now_ms = services.epoch_ms(now)
+    now_ms = clocks.epoch_ms(now)
     since_ms = now_ms - settings.TAPETE_SEAT_INTENT_WINDOW_SECONDS * 1000
     intents = match.clock.get("intents") or [[] for _ in range(match.num_players)]
     recent = [moment for moment in intents[seat] if moment > since_ms]
@@ -188,67 +169,56 @@ def spend_intent(match: Match, seat: int, now: datetime) -> None:
     ]
 
 
-def match_end_by_vote(*, match_id: int, user, now: datetime | None = None) -> services.Update:
+def match_end_by_vote(*, match_id: int, user, now: datetime | None = None) -> Update:
     """A player ends a table where everyone else is absent: present players share the first place, absent ones
     the last, and the seed is published."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        match, seat = services.lock_with_seat(match_id, user)
+    with writer.locked(match_id, user=user) as change:
+        match, seat = services.seated(change)
         absent = match.clock["absent"]
         if absent[seat] or not all(absent[other] for other in range(match.num_players) if other != seat):
             raise engine_error("others_present", version=match.version)
         present = [s for s in range(match.num_players) if not absent[s]]
         gone = [s for s in range(match.num_players) if absent[s]]
-        match.status = Match.Status.FINISHED
-        match.result = services.final_result(match, Outcome(ranking=[present, gone], reason="ended_by_vote"))
-        match.finished_at = now
-        match.deadline_at = None
-        match.version += 1
-        match.save(update_fields=["status", "result", "finished_at", "deadline_at", "version"])
-        rating_apply_outcome(match=match)
-        announce_finish(match)
-    update = services.build_update(match, [])
-    outbox.send_on_commit(update)
-    return update
+        change.commit(logged=[], now=now, outcome=Outcome(ranking=[present, gone], reason="ended_by_vote"))
+    return change.update
 
 
-def match_abort(*, match_id: int, now: datetime | None = None) -> services.Update | None:
-    """Stop a match without a result (so without rating changes): the clocks stop, the seed is published, and the
-    frames say who stopped it (an ``aborted`` frame after the last view), sent when the caller's transaction (a
-    moderator's, with its audit entry) commits; returns None if the match is already over."""
-    now = now or timezone.now()
-    match = Match.objects.select_for_update().get(pk=match_id)
+def match_abort(change: writer.MatchChange, *, now: datetime | None = None) -> bool:
+    """Stop the locked match of ``change`` without a result (so without rating changes): the clocks stop, the seed
+    is published, and the frames say who stopped it (an ``aborted`` frame after the last view), sent when the
+    caller's transaction (a moderator's, with its audit entry) commits. False (nothing changes) if the match is
+    already over."""
+    now, match = now or timezone.now(), change.match
     if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
-        return None
+        return False
     if match.clock and match.state is not None:
         match.clock = clocks.transition(
             match.clock,
-            services.time_control(match),
+            clocks.of_match(match),
             before=match.rules.awaited(match.state),
             after=set(),
             actor=None,
-            now_ms=services.epoch_ms(now),
+            now_ms=clocks.epoch_ms(now),
             windows={},
         )
     match.status = Match.Status.ABORTED
-    match.deadline_at = None
-    match.version += 1
     match.finished_at = now
-    match.save(update_fields=["status", "deadline_at", "version", "finished_at", "clock"])
-    update = services.build_update(match, []) if match.state is not None else services.Update()
-    update.frames[match.group_name("all")] = services.encode_frame("aborted", match.version, {"by": "moderator"})
-    outbox.send_on_commit(update)
-    return update
+    change.commit(changed=("status", "finished_at", "clock"), logged=[], now=now, frames=_aborted_frame)
+    return True
+
+
+def _aborted_frame(match: Match) -> Update:
+    return Update({match.group_name("all"): encode_frame("aborted", match.version, {"by": "moderator"})})
 
 
 def sweep(*, now: datetime | None = None) -> dict[str, int]:
-    """Queue the deadlines that fall within the horizon (``services.deadline_horizon``): the ones a commit left to
+    """Queue the deadlines that fall within the horizon (``writer.deadline_horizon``): the ones a commit left to
     the sweeper, and overdue ones whose task was lost (worker restart, broker loss); a deadline queued twice
     expires once, keyed by its version. Re-queue stalled bot moves and expire stale open tables."""
     now = now or timezone.now()
     due = list(
         Match.objects.filter(
-            status=Match.Status.ACTIVE, deadline_at__lte=now + services.deadline_horizon()
+            status=Match.Status.ACTIVE, deadline_at__lte=now + writer.deadline_horizon()
         ).values_list("pk", "version", "deadline_at")
     )
     for match_id, version, deadline_at in due:
@@ -257,9 +227,7 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
     for match_id, version in stalled:
         jobs.queue_bot_move(match_id, version)
     cutoff = now - timedelta(seconds=settings.TAPETE_OPEN_TABLE_TTL_SECONDS)
-    expired = Match.objects.filter(status=Match.Status.OPEN, created_at__lt=cutoff).update(
-        status=Match.Status.ABORTED
-    )
+    expired = writer.expire_open_tables(created_before=cutoff)
     return {"deadlines_queued": len(due), "bots_requeued": len(stalled), "expired_tables": expired}
 
 

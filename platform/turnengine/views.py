@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from tapete.params import BadParameter, int_param
 from turnengine.models import Match
 from turnengine.replays import replay_frame, replay_seats
-from turnengine.services import seats_public
+from turnengine.seat_frames import seats_public
 
 MAX_SEATS = 64  # far above any game's seat count: the services check the real range
 

@@ -15,7 +15,7 @@ from realtime.heartbeat import HEARTBEAT
 
 from tests.servers import free_port
 from tests.turnengine.wsclient import connect, receive, receive_until
-from turnengine import services, timers, updates
+from turnengine import clocks, outbox, services, timers, updates
 from turnengine.models import Match
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -30,7 +30,9 @@ def _first_bid(match: Match) -> tuple[int, dict]:
 def _move_whose_frames_are_lost(match: Match, users: list, *, ago: timedelta) -> tuple[int, int]:
     """Commit a move ``ago`` in the past and send nothing, as when the channel layer was down."""
     seat, bid = _first_bid(match)
-    services.match_commit_action(
+    outbox.collect_into(  # collected, never sent
+        [],
+        services.match_apply_action,
         match_id=match.pk,
         user=users[seat],
         expected_version=match.version,
@@ -59,7 +61,7 @@ async def test_the_heartbeat_brings_a_socket_left_behind_up_to_date_and_gives_th
         await receive_until(socket, "view")
     mover, awaited = await _move_whose_frames_are_lost(match, users, ago=timedelta(seconds=10))
     bank_ms = match.clock["bank"][awaited]
-    before_beat = services.epoch_ms(timezone.now())
+    before_beat = clocks.epoch_ms(timezone.now())
 
     await HEARTBEAT.beat()
 
@@ -118,7 +120,7 @@ async def test_views_never_go_backwards_and_the_movers_own_view_comes_once(start
     await layer.group_send(match.group_name(seat), relayed)
     stale = {"type": MESSAGE_TYPE, "text": json.dumps(old_snapshot, separators=(",", ":"))}
     await layer.group_send(match.group_name(seat), stale)
-    presence = services.encode_frame(
+    presence = updates.encode_frame(
         "presence", match.version, {"players": [], "clock": None, "notice": None}
     )
     await layer.group_send(match.group_name("all"), {"type": MESSAGE_TYPE, "text": presence})

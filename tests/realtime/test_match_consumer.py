@@ -13,7 +13,7 @@ from tapete_sdk.plugin import player_counts_of, replay
 
 from tests.conftest import FAST_OPTIONS
 from tests.turnengine.wsclient import closed_with, connect, drain, receive_until
-from turnengine import services
+from turnengine import seat_frames
 from turnengine.models import Match, MatchAction
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -71,7 +71,7 @@ async def test_a_complete_game_over_websockets_sends_each_seat_only_its_own_view
             # What travels to a seat is exactly that seat's view, legal actions and visible events: nothing more.
             assert frame["d"]["view"] == rules.view(state, viewer)
             assert frame["d"]["legal"] == (rules.legal_actions(state, viewer) if viewer is not None else [])
-            assert frame["d"]["events"] == services.visible_events(events, viewer)
+            assert frame["d"]["events"] == seat_frames.visible_events(events, viewer)
             assert "seed" not in json.dumps(frame["d"]["view"]) or frame["d"]["status"] != "active"
             frames_checked += 1
             if viewer is not None:

@@ -9,7 +9,7 @@ import pytest
 from tapete_sdk.plugin import CHANCE
 
 from tests.conftest import FAST_OPTIONS, GAME_KEYS, play_one_random_action, play_to_the_end, socket_presence
-from turnengine import chat, services
+from turnengine import chat, seat_frames, services
 from turnengine.errors import EngineError
 from turnengine.models import Match, MatchAction
 
@@ -141,7 +141,7 @@ def test_a_finished_match_publishes_its_seed_and_replays_exactly(start_table, ga
         MatchAction.objects.filter(match=match, seat=CHANCE).order_by("step").values_list("action", flat=True)
     )
     assert services.match_recompute_chance(match=match) == logged_chance
-    snapshot = json.loads(services.match_snapshot(match=match, seat=None))
+    snapshot = json.loads(seat_frames.match_snapshot(match=match, seat=None))
     assert snapshot["d"]["seed"] == match.seed
 
 

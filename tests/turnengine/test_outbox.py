@@ -15,7 +15,7 @@ from realtime import broadcast
 
 from lobby import services as lobby
 from tests.conftest import play_one_random_action
-from turnengine import outbox, timers
+from turnengine import timers, writer
 from turnengine.models import Match
 
 PLATFORM = Path(__file__).resolve().parents[2] / "platform"
@@ -23,15 +23,6 @@ PLATFORM = Path(__file__).resolve().parents[2] / "platform"
 
 class Rollback(Exception):
     pass
-
-
-@pytest.fixture
-def sent():
-    """What the outbox hands to the transport, in order (the transport's own sender is put back after)."""
-    frames = []
-    outbox.install_sender(frames.append)
-    yield frames
-    outbox.install_sender(broadcast.broadcast_sync)
 
 
 def test_a_move_rolled_back_sends_nothing_and_a_committed_one_sends_once_after_its_commit(
@@ -64,8 +55,8 @@ def test_the_lobby_start_and_a_moderator_style_abort_send_through_the_outbox(
         started = lobby.table_start(user=host, match_id=match.pk)
     assert sent == [started]
     assert {match.group_name(0), match.group_name(1)} <= set(started.frames), "each seat's first view"
-    with pytest.raises(Rollback), transaction.atomic():
-        timers.match_abort(match_id=match.pk)
+    with pytest.raises(Rollback), writer.locked(match.pk) as change:
+        timers.match_abort(change)
         raise Rollback
     assert sent == [started], "an abort that was rolled back tells nobody"
     assert Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE

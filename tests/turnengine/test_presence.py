@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from tests.conftest import play_one_random_action
-from turnengine import clocks, presence, services, timers
+from turnengine import clocks, presence, seat_frames, timers
 from turnengine.models import Connection, Match, PresenceNotice, ServerProcess
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +72,7 @@ def test_the_sweeper_closes_a_dead_process_connections_as_their_own_closes_would
     assert set(Connection.objects.values_list("process_id", flat=True)) == {"alive"}
     # The grace started for the seat the game awaits: its deadline moved to the end of the grace.
     grace_end = facts[awaited][1] + clocks.DEFAULT_GRACE_MS
-    assert services.epoch_ms(match.deadline_at) == grace_end < services.epoch_ms(bank_deadline)
+    assert clocks.epoch_ms(match.deadline_at) == grace_end < clocks.epoch_ms(bank_deadline)
     frames = _presence_frames(updates, match)
     notices = [frame["d"]["notice"] for frame in frames if frame["d"]["notice"]]
     assert sorted(notice["seat"] for notice in notices) == sorted([awaited, other])
@@ -159,7 +159,7 @@ def test_the_snapshot_log_has_the_connection_lines_in_their_place(start_table):
     _open(match, 0)
     timers.seat_leave(match_id=match.pk, user=users[1])
 
-    log = json.loads(services.match_snapshot(match=Match.objects.get(pk=match.pk), seat=None))["d"]["events"]
+    log = json.loads(seat_frames.match_snapshot(match=Match.objects.get(pk=match.pk), seat=None))["d"]["events"]
     lines = [event for event in log if event["type"] in presence.NOTICE_TYPES]
     assert lines == [
         {"type": "disconnected", "seat": 0},
@@ -167,7 +167,7 @@ def test_the_snapshot_log_has_the_connection_lines_in_their_place(start_table):
         {"type": "left", "seat": 1},
     ]
     positions = [index for index, event in enumerate(log) if event["type"] in presence.NOTICE_TYPES]
-    public = services.visible_events  # the spectator's log
+    public = seat_frames.visible_events  # the spectator's log
     before_move = sum(len(public(row.events, None)) for row in match.actions.filter(version__lt=moved_at))
     of_the_move = sum(len(public(row.events, None)) for row in match.actions.filter(version=moved_at))
     # Each line after the actions of the version it happened at, before the next version's.
@@ -175,11 +175,11 @@ def test_the_snapshot_log_has_the_connection_lines_in_their_place(start_table):
 
 
 def test_the_snapshot_keeps_only_the_latest_connection_lines(start_table, monkeypatch):
-    monkeypatch.setattr(services, "SNAPSHOT_NOTICES", 3)
+    monkeypatch.setattr(seat_frames, "SNAPSHOT_NOTICES", 3)
     match, _users = start_table("perudo", 2)
     for _ in range(3):
         key = _open(match, 0)
         presence.connection_close(key=key, match_id=match.pk, seat=0)
-    log = json.loads(services.match_snapshot(match=match, seat=0))["d"]["events"]
+    log = json.loads(seat_frames.match_snapshot(match=match, seat=0))["d"]["events"]
     lines = [event["type"] for event in log if event["type"] in presence.NOTICE_TYPES]
     assert lines == ["disconnected", "reconnected", "disconnected"]

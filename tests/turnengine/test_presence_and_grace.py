@@ -9,8 +9,8 @@ import pytest
 
 from ratings.models import RatingChange
 from tests.conftest import play_bid_then_dudo, socket_presence
-from turnengine import clocks, services, timers
-from turnengine.models import Match
+from turnengine import clocks, seat_frames, services, timers, writer
+from turnengine.models import Match, MatchAction
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +43,7 @@ def test_a_lost_connection_is_told_to_everyone_and_moves_the_deadline_to_the_gra
     grace = timedelta(milliseconds=clocks.DEFAULT_GRACE_MS)
     assert match.deadline_at < bank_deadline
     offline_at = match.clock["offline"][seat]
-    assert services.epoch_ms(match.deadline_at) == offline_at + grace // timedelta(milliseconds=1)
+    assert clocks.epoch_ms(match.deadline_at) == offline_at + grace // timedelta(milliseconds=1)
     assert frame["d"]["clock"]["deadlines"][str(seat)] == offline_at + clocks.DEFAULT_GRACE_MS
 
 
@@ -67,7 +67,7 @@ def test_after_the_grace_the_computer_plays_and_a_reconnection_takes_the_seat_ba
     assert reconnect["d"]["notice"]["type"] == "reconnected"
     match.refresh_from_db()
     assert match.clock["offline"][seat] is None
-    assert not clocks.played_for(match.clock, services.time_control(match), seat, 10**15)
+    assert not clocks.played_for(match.clock, clocks.of_match(match), seat, 10**15)
 
 
 def test_past_its_grace_a_disconnected_seat_is_played_at_once_and_back_with_its_connection(start_table):
@@ -81,13 +81,14 @@ def test_past_its_grace_a_disconnected_seat_is_played_at_once_and_back_with_its_
     match.refresh_from_db()
     # the other player moves after the grace: the engine plays the disconnected seat's turn at once
     action = match.rules.legal_actions(match.state, other)[0]
-    _match, logged = services.match_commit_action(
+    update = services.match_apply_action(
         match_id=match.pk,
         user=users[other],
         expected_version=match.version,
         action=action,
         now=grace_end + timedelta(seconds=5),
     )
+    logged = MatchAction.objects.filter(match=match, version=update.version).order_by("step")
     assert [row.seat for row in logged] == [other, seat]
     match.refresh_from_db()
     assert other in match.rules.awaited(match.state)
@@ -156,8 +157,8 @@ def test_a_dudo_pauses_the_next_clock_while_the_table_shows_the_reveal(start_tab
         [e for row in match.actions.order_by("step") for e in row.events if e["type"] == "dudo"]
     )
     assert pause > 0
-    assert match.clock["since"][starter] == services.epoch_ms(match.last_action_at) + pause
-    payload = services.clock_payload(match)
+    assert match.clock["since"][starter] == clocks.epoch_ms(match.last_action_at) + pause
+    payload = seat_frames.clock_payload(match)
     assert payload["since"][starter] > payload["server_ms"]
 
 
@@ -168,7 +169,7 @@ def test_a_player_who_left_a_ranked_game_is_ranked_last_and_never_the_winner(sta
     # whatever the computer achieves for seat 0, the table's result ranks the leaver last
     from tapete_sdk.plugin import Outcome
 
-    result = services.final_result(match, Outcome(ranking=[[0], [1]], reason="last_player_standing"))
+    result = writer.final_result(match, Outcome(ranking=[[0], [1]], reason="last_player_standing"))
     assert result["ranking"] == [[1], [0]] and result["left"] == [0]
 
 
@@ -177,7 +178,7 @@ def test_a_finished_ranked_match_sends_each_seats_rating_change(start_table):
 
     match, users = start_table("perudo", 2, ranked=True)
     match = play_to_the_end(match, users)
-    changes = services.match_meta(match)["rating_changes"]
+    changes = seat_frames.match_meta(match)["rating_changes"]
     rows = {row.user_id: row for row in RatingChange.objects.filter(match=match)}
     for seat in match.seats.all():
         assert changes[str(seat.index)]["delta"] == round(rows[seat.user_id].delta)
@@ -188,4 +189,4 @@ def test_an_aborted_match_stops_its_clocks(start_table):
     match, _users = start_table("perudo", 2)
     Match.objects.filter(pk=match.pk).update(status=Match.Status.ABORTED)
     match.refresh_from_db()
-    assert services.clock_payload(match)["deadlines"] == {}
+    assert seat_frames.clock_payload(match)["deadlines"] == {}

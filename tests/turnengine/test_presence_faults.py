@@ -40,7 +40,7 @@ from tests.servers import (
     wait_for_other_database_sessions,
 )
 from tests.turnengine.wsclient import make_session_key
-from turnengine import clocks, services
+from turnengine import clocks
 from turnengine.models import Connection, Match, Seat
 
 pytestmark = [
@@ -158,7 +158,7 @@ def test_a_killed_daphne_leaves_no_one_online_and_its_players_come_back_on_the_o
         await _until(everyone_online, "everyone counted")
 
         os.killpg(started["daphne:doomed"].pid, signal.SIGKILL)
-        killed_at = services.epoch_ms(timezone.now())
+        killed_at = clocks.epoch_ms(timezone.now())
 
         def settled():
             facts = _facts(match.pk)
@@ -171,8 +171,8 @@ def test_a_killed_daphne_leaves_no_one_online_and_its_players_come_back_on_the_o
         for seat in on_doomed:
             assert facts["seats"][seat][1] >= killed_at - 1000
         current = await _in_thread(Match.objects.get, pk=match.pk)
-        grace_end = facts["seats"][awaited][1] + services.time_control(current).grace_ms
-        assert clocks.deadlines(current.clock, services.time_control(current))[awaited] == grace_end
+        grace_end = facts["seats"][awaited][1] + clocks.of_match(current).grace_ms
+        assert clocks.deadlines(current.clock, clocks.of_match(current))[awaited] == grace_end
         told = set()
         while told != set(on_doomed):
             notice = (await _next(sockets[stayer], "presence"))["d"]["notice"]

@@ -5,7 +5,7 @@ import threading
 import pytest
 from django.db import connection
 
-from turnengine import services
+from turnengine import services, updates
 from turnengine.errors import EngineError
 from turnengine.models import Match, MatchAction
 
@@ -59,7 +59,7 @@ def test_two_seats_racing_at_the_same_version_exactly_one_wins(start_table):
         for seat in racers[:2]
     ]
     results = _race(calls)
-    winners = [result for result in results if isinstance(result, services.Update)]
+    winners = [result for result in results if isinstance(result, updates.Update)]
     losers = [result for result in results if isinstance(result, EngineError)]
     assert len(winners) == 1 and len(losers) == 1
     assert losers[0].code == "stale" and losers[0].version == version + 1
@@ -84,6 +84,6 @@ def test_many_racers_on_the_same_seat_apply_one_action(start_table):
             for move in moves
         ]
     )
-    assert sum(isinstance(result, services.Update) for result in results) == 1
+    assert sum(isinstance(result, updates.Update) for result in results) == 1
     assert all(result.code == "stale" for result in results if isinstance(result, EngineError))
     assert Match.objects.get(pk=match.pk).version == version + 1

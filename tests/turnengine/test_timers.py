@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from turnengine import services, timers
+from turnengine import seat_frames, services, timers, updates
 from turnengine.errors import EngineError
 from turnengine.models import Match, MatchAction, Seat
 
@@ -98,7 +98,7 @@ def test_two_timeouts_in_a_row_make_a_seat_absent_and_auto_play_takes_over(start
     _play(match, users, 1, rng)
     # Seat 0 was auto-played at once, in the same commit: it is seat 1's turn again.
     assert match.rules.awaited(match.state) == frozenset({1})
-    presence = services.seats_public(match)
+    presence = seat_frames.seats_public(match)
     assert presence[0]["absent"] is True
 
 
@@ -271,7 +271,7 @@ def test_a_move_racing_its_deadline_applies_exactly_one_of_them(start_table):
         thread.start()
     for thread in threads:
         thread.join(30)
-    applied = [o for o in outcomes if isinstance(o, services.Update)]
+    applied = [o for o in outcomes if isinstance(o, updates.Update)]
     assert len(applied) == 1
     assert all(
         o is None or (isinstance(o, EngineError) and o.code == "stale") for o in outcomes if o not in applied

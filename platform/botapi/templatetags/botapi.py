@@ -1,9 +1,8 @@
-"""``{% bot_api_section player %}``: the profile's Bot API section (tokens, bot account), for its owner only;
-``match|admits_bots``: whether a table is open to bot accounts."""
+"""``{% bot_api_section player %}``: the profile's Bot API section (tokens, bot account), for its owner only."""
 
 from django import template
 
-from botapi.accounts import bot_account_refusal, table_admits_bots
+from botapi.accounts import bot_account_refusal
 from botapi.errors import message_for
 from botapi.models import SCOPES
 from botapi.tokens import token_list
@@ -26,7 +25,3 @@ def bot_api_section(context, player):
         "bot_refusal": message_for(refusal) if refusal and refusal != "already_bot" else None,
     }
 
-
-@register.filter
-def admits_bots(match) -> bool:
-    return table_admits_bots(match)

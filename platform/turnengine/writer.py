@@ -8,17 +8,19 @@ intent, presence, the lobby's start, bots and cancel, a rematch, a moderator's a
     return change.update            # what it sends on commit
 
 :meth:`MatchChange.commit` does what every change needs, once: bump the version when the change is one every seat
-must see (it ``logged`` actions: a move, a deadline, the start, a finish, an abort), settle a finish (its result, the seats' ratings in the
-same transaction, the announcement), work out the next deadline from the clocks, write the row and its logged
-actions (``turnengine.match_sql``: the per-move SQL, built once), and queue the deadline and the computer
+must see (it ``logged`` actions: a move, a deadline, the start, a finish, an abort), settle a finish (its result, the
+seats' ratings in the same transaction, the announcement), work out the next deadline from the clocks, write the row
+and its logged actions (``turnengine.match_sql``: the per-move SQL, built once), and queue the deadline and the computer
 players' next move after the commit. When the transaction of :func:`locked` closes, the change's frames are built
 (the seats' views of a new version first, then the caller's ``frames``) and registered with the outbox, which
-sends them when the outermost transaction commits: nothing is sent for a change that was rolled back, and the row
-lock is not held while views are built.
+sends them when the outermost transaction commits: nothing is sent for a change that was rolled back, and, unless
+an outer transaction holds it (a moderator's, the lobby's "Play now"), the row lock is not held while views are
+built.
 
 The few writes that need no lock are here too: a table's creation (:func:`open_table`), the marker of a version
 whose frames could not be published (:func:`mark_undelivered`), the expiry of tables nobody started
-(:func:`expire_open_tables`) and the deletion of abandoned guests' tables (:func:`delete_tables_of`). ``tests/turnengine/test_writer.py`` checks that no other module writes a match row.
+(:func:`expire_open_tables`) and the deletion of abandoned guests' tables (:func:`delete_tables_of`).
+``tests/turnengine/test_writer.py`` checks that no other module writes a match row.
 """
 
 from __future__ import annotations

@@ -568,7 +568,7 @@
         return fmt(_("%s was right but has no die to regain."), [who(event.seat)]);
       case "eliminated":
         return fmt(_("%s is out of the game (place %s)."), [who(event.seat), event.place]);
-      case "game_over":  // the table's result: a player who left never wins (services.final_result)
+      case "game_over":  // the table's result: a player who left never wins (turnengine.writer.final_result)
         return fmt(_("%s wins the game!"), [winnerNames(event, ctx)]);
       default:
         return null;

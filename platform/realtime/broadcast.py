@@ -12,8 +12,8 @@ shares the Redis channel layer and no relay is used.
 
 Frames that cannot be published (Redis down, the relay unreachable, no answer within
 ``TAPETE_BROADCAST_TIMEOUT_SECONDS``) do not fail the move or the request that committed them: the failure is
-logged in one line and recorded on the match (``timers.delivery_failed``, which holds its deadlines), and each
-process's heartbeat (``realtime.heartbeat``) brings the sockets up to date from the database.
+logged in one line and recorded on the match (``writer.mark_undelivered``: ``timers.match_expire`` holds its
+deadlines), and each process's heartbeat (``realtime.heartbeat``) brings the sockets up to date from the database.
 """
 
 import asyncio
@@ -28,7 +28,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import DatabaseError
 
-from turnengine import outbox, timers
+from turnengine import outbox, writer
 from turnengine.updates import Update
 
 MESSAGE_TYPE = "frame.relay"
@@ -137,7 +137,7 @@ def undelivered(update: Update, error: BaseException) -> None:
     if update.match_id is None or update.version is None:
         return
     try:
-        timers.delivery_failed(match_id=update.match_id, version=update.version)
+        writer.mark_undelivered(match_id=update.match_id, version=update.version)
     except DatabaseError as db_error:
         logger.warning(
             "the failed delivery of match %s could not be recorded (%s)", update.match_id, db_error

@@ -12,7 +12,7 @@
 * Each timeout, grace expiry and new absence adds a notice to the log (``seat_timeout``, ``seat_autoplayed``,
   ``seat_absent``: public events ahead of the game's own).
 * Delivery: a deadline never plays a timeout against a seat that could not see the position. While the current
-  version's frames could not be published (:func:`delivery_failed`), :func:`match_expire` holds off for
+  version's frames could not be published (``writer.mark_undelivered``), :func:`match_expire` holds off for
   :func:`delivery_hold`; a seat whose view the heartbeat delivered late has its running clock re-armed
   (:func:`seats_rearm`, ``realtime.heartbeat``).
 * :func:`sweep` (Celery beat) queues the deadlines that come near (a commit queues its deadline itself only when
@@ -91,11 +91,6 @@ def held_for_delivery(match: Match, now: datetime) -> bool:
         and match.undelivered_at is not None
         and now < delivery_hold_end(match)
     )
-
-
-def delivery_failed(*, match_id: int, version: int, now: datetime | None = None) -> None:
-    """Record that ``version``'s frames could not be published (the first failure of that version counts)."""
-    writer.mark_undelivered(match_id=match_id, version=version, now=now)
 
 
 def seats_rearm(*, match_id: int, version: int, seats: set[int], now: datetime | None = None) -> Update | None:

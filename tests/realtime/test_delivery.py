@@ -15,7 +15,7 @@ from realtime.heartbeat import HEARTBEAT
 
 from tests.servers import free_port
 from tests.turnengine.wsclient import connect, receive, receive_until
-from turnengine import clocks, outbox, services, timers, updates
+from turnengine import clocks, outbox, services, timers, updates, writer
 from turnengine.models import Match
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -182,7 +182,7 @@ def _started_blitz(start_table):
 def test_a_deadline_waits_while_the_current_version_could_not_be_delivered(start_table):
     match, _users, _update = _started_blitz(start_table)
     failed_at = match.deadline_at - timedelta(seconds=1)
-    timers.delivery_failed(match_id=match.pk, version=match.version, now=failed_at)
+    writer.mark_undelivered(match_id=match.pk, version=match.version, now=failed_at)
     overdue = match.deadline_at + timedelta(seconds=1)
     assert overdue < failed_at + timers.delivery_hold()
     assert timers.match_expire(match_id=match.pk, version=match.version, now=overdue) is None
@@ -196,7 +196,7 @@ def test_a_deadline_waits_while_the_current_version_could_not_be_delivered(start
 
 def test_a_failed_delivery_of_an_older_version_holds_nothing(start_table):
     match, _users, _update = _started_blitz(start_table)
-    timers.delivery_failed(match_id=match.pk, version=match.version - 1)
+    writer.mark_undelivered(match_id=match.pk, version=match.version - 1)
     match.refresh_from_db()
     assert match.undelivered_version is None  # the version had moved on: nothing recorded
     deadline = match.deadline_at + timedelta(milliseconds=1)

@@ -88,7 +88,7 @@ def test_every_write_of_a_match_row_over_a_tables_life_comes_from_the_writer(
         other = lobby.table_create(user=host, game="perudo", num_players=2, options={}, ranked=False)
         lobby.table_join(user=guest, match_id=other.pk)
         lobby.table_start(user=host, match_id=other.pk)
-        timers.delivery_failed(match_id=other.pk, version=1)
+        writer.mark_undelivered(match_id=other.pk, version=1)
         moderation_abort_match(moderator=moderator, match=other, reason="a test of the writer")
         lobby.table_create(user=host, game="perudo", num_players=2, options={}, ranked=False)
         timers.sweep(now=timezone.now() + timedelta(days=30))

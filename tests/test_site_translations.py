@@ -15,7 +15,7 @@ from lobby import services as lobby
 from tests.conftest import GAME_KEYS, play_to_the_end
 from turnengine.models import Match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.frontend]
 
 ATTRIBUTES = ("aria-label", "title", "placeholder", "alt")
 # Proper names: the site, the games, their moves and cards, key names, the languages' own names.

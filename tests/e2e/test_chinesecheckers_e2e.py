@@ -9,7 +9,7 @@ import pytest
 from games.chinesecheckers.rules import RULES
 from tests.e2e.conftest import open_table, screenshot
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.frontend]
 
 
 def key(cube) -> str:

@@ -7,7 +7,7 @@ import pytest
 
 from tests.e2e.conftest import choose_custom_rules, open_table, screenshot
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.frontend]
 
 
 def _script_errors(*pages) -> list:

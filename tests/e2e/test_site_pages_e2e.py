@@ -47,6 +47,7 @@ def _look_at_every_size(page, name: str, *, audit: bool) -> None:
         _look(page, name, size, audit=audit)
 
 
+@pytest.mark.frontend
 def test_every_site_page_fits_the_screen_and_passes_axe(browser, live_url, transactional_db, make_user):
     ana, bruno = make_user("ana"), make_user("bruno")
     waiting = lobby.table_create(

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import choose_custom_rules, open_table, screenshot
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.frontend]
 
 FAST = {"opt_challengeGraceMs": 0}
 

@@ -140,6 +140,7 @@ def _audit(page, where, sizes=(LAPTOP, PHONE)):
         assert_accessible(page, f"{where} at {width}x{height}")
 
 
+@pytest.mark.frontend
 @pytest.mark.parametrize("game", ["perudo", "spicy", "chinesecheckers"])
 def test_the_table_fits_every_screen_at_the_players_turn_and_passes_axe(browser, live_url, seat_users, game):
     match, users = _table(seat_users, game)
@@ -155,6 +156,7 @@ def test_the_table_fits_every_screen_at_the_players_turn_and_passes_axe(browser,
         context.close()
 
 
+@pytest.mark.frontend
 @pytest.mark.parametrize("game, players", [("perudo", 4), ("spicy", 3), ("chinesecheckers", 6)])
 def test_every_player_of_a_full_table_is_in_view_at_every_size(browser, live_url, seat_users, game, players):
     """Play now's tables (four at Perudo, three at Spicy) and six at Chinese Checkers: the players' chips, long names
@@ -187,6 +189,7 @@ def _spicy_reveal(match, users):
     _play_first(match, users, "challenge", seat=1 - seat)
 
 
+@pytest.mark.frontend
 @pytest.mark.parametrize("game", ["perudo", "spicy"])
 def test_a_reveal_lies_on_the_table_without_pushing_the_controls_away(browser, live_url, seat_users, game):
     match, users = _table(seat_users, game)
@@ -240,6 +243,7 @@ def test_the_result_screen_ranks_everyone_and_offers_play_again_and_the_lobby(
         context.close()
 
 
+@pytest.mark.frontend
 def test_the_replay_controls_stay_on_one_line_on_a_phone_and_the_replay_is_accessible(browser, live_url, seat_users):
     match, users = _table(seat_users, "perudo")
     match = play_to_the_end(match, users)

@@ -73,14 +73,11 @@ async def run_writer(
 
 
 async def _publish(update: Update) -> None:
-    """With Redis, all of an update's frames in one round trip (``realtime.channel_layer``); then its control
-    messages, if any."""
+    """An update's frames, one group each, then its control messages, if any."""
     layer = get_channel_layer()
-    frames = {group: {"type": MESSAGE_TYPE, "text": text} for group, text in update.frames.items()}
-    if hasattr(layer, "group_send_many"):
-        await layer.group_send_many(frames)
-    else:
-        await asyncio.gather(*(layer.group_send(group, message) for group, message in frames.items()))
+    await asyncio.gather(
+        *(layer.group_send(group, {"type": MESSAGE_TYPE, "text": text}) for group, text in update.frames.items())
+    )
     for group, message in update.messages.items():
         await layer.group_send(group, message)
 

@@ -182,9 +182,8 @@ TAPETE_REDIS_PREFIX = f"tapete.{TAPETE_INSTANCE}."  # only letters, digits, "-",
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # The pub/sub layer carried about twice the moves/s of the core layer on this stack (ws_load);
-            # this subclass publishes a move's frames in one round trip.
-            "BACKEND": "realtime.channel_layer.PubSubChannelLayer",
+            # The pub/sub layer carried about twice the moves/s of the core layer on this stack (ws_load).
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
                 # redis-py caps an asyncio pool at 100 connections and raises beyond: size it for the sockets.
                 "hosts": [{"address": REDIS_URL, "max_connections": 2000}],

@@ -221,7 +221,7 @@ def test_frames_that_cannot_be_published_do_not_fail_the_move_and_are_recorded(s
     match, _users, update = _started_blitz(start_table)
     dead = f"redis://127.0.0.1:{free_port()}"  # nothing listens there: a real connection failure
     settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "realtime.channel_layer.PubSubChannelLayer", "CONFIG": {"hosts": [dead]}}
+        "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [dead]}}
     }
     assert broadcast_sync(update) is False
     match.refresh_from_db()

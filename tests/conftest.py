@@ -27,10 +27,11 @@ _usernames = itertools.count(1)
 
 
 def pytest_configure(config):
-    """The embedded default's folder (its SQLite test database, beat schedules), which settings do not create."""
+    """The embedded default's folder (its SQLite test database, beat schedules; one per parallel process:
+    tests/settings.py), which settings do not create."""
     from django.conf import settings
 
-    settings.VAR_DIR.mkdir(exist_ok=True)
+    settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 
 # Tests of the pure libraries (the games' rules and bots, the SDK): they reach no service, so a run against

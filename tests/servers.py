@@ -30,10 +30,12 @@ LOGS = ROOT / "test-artifacts" / "processes"
 
 
 def recent_logs(since: float, lines: int = 60) -> str:
-    """The last ``lines`` of each child process's log written to since ``since`` (a ``time.time()``): what a
-    failing test that crosses processes reports, so a failure seen only in CI can be read from its output."""
+    """The last ``lines`` of the log of each child process this test process started (not a parallel one's)
+    written to since ``since`` (a ``time.time()``): what a failing test that crosses processes reports, so a failure
+    seen only in CI can be read from its output."""
     parts = []
-    for path in sorted(LOGS.glob("*.log"), key=lambda path: path.stat().st_mtime) if LOGS.exists() else []:
+    mine = sorted(LOGS.glob(f"*-{os.getpid()}-*.log"), key=lambda path: path.stat().st_mtime) if LOGS.exists() else []
+    for path in mine:
         if path.stat().st_mtime >= since:
             tail = path.read_text(errors="replace").splitlines()[-lines:]
             parts.append(f"--- {path.name} (last {len(tail)} lines)\n" + "\n".join(tail))

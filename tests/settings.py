@@ -1,7 +1,22 @@
 """The test suite's settings: the site's own, plus the fourth game that exists only to prove a game is one folder
 (``tests/tictactoe``). pytest selects this module (pyproject.toml), and the servers and workers the tests start
-inherit the choice through ``DJANGO_SETTINGS_MODULE``."""
+inherit the choice through ``DJANGO_SETTINGS_MODULE``.
 
-from tapete.settings import *  # noqa: F403
+The suite runs in parallel processes (pytest-xdist, ``-n`` in pyproject.toml). Each process is one site of its
+own: its embedded files (SQLite test database, Celery's SQLite broker, beat's schedules) in a folder of its own
+under ``var/``, and an instance name of its own in front of everything it puts in Redis, so one process's Celery
+worker never takes another's tasks and a frame for match 7 of one test database never reaches a socket of match 7
+of another. The servers and workers a test starts inherit both through the environment.
+"""
+
+import os
+from pathlib import Path
+
+_worker = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1, ... in a parallel run; unset otherwise
+if _worker:
+    os.environ.setdefault("TAPETE_VAR_DIR", str(Path(__file__).resolve().parent.parent / "var" / f"test-{_worker}"))
+    os.environ.setdefault("TAPETE_INSTANCE", f"test-{_worker}")
+
+from tapete.settings import *  # noqa: E402, F403
 
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.tictactoe"]  # noqa: F405

@@ -23,7 +23,6 @@ from botapi.models import SCOPE_PLAY, SCOPE_READ
 from botapi.ratelimit import TokenThrottle
 from lobby import services as lobby
 from lobby.errors import LobbyError
-from lobby.notify import lobby_changed
 from turnengine import services
 from turnengine.errors import EngineError
 
@@ -158,7 +157,6 @@ def table_create(request, body: schemas.TableCreate):
         allow_bots=body.allow_bots,
         ip_address=request.META.get("REMOTE_ADDR"),
     )
-    lobby_changed(match)
     return tables.table_json(tables.match_or_404(match.pk), user=request.user)
 
 
@@ -208,9 +206,8 @@ def table_start(request, match_id: int):
 
 
 def _changed(request, match_id: int) -> dict:
-    match = tables.match_or_404(match_id)
-    lobby_changed(match)
-    return tables.table_json(match, user=request.user)
+    """The table as it is after a lobby service changed it (the writer told the lobby)."""
+    return tables.table_json(tables.match_or_404(match_id), user=request.user)
 
 
 @table_router.get(

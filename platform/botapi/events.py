@@ -24,9 +24,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from realtime.dispatch import DispatchWithoutDatabaseHop
 
 from botapi.accounts import is_bot_account
-from lobby.notify import LOBBY_GROUP
 from moderation.sanctions import is_locked_out, user_group
 from turnengine.models import Match, Seat
+from turnengine.table_notices import LOBBY_GROUP
 from turnengine.updates import encode_frame
 
 CLOSE_UNAUTHENTICATED = 4401

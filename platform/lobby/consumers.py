@@ -4,7 +4,7 @@ client frame gets an ``error`` (``unknown_frame``, or why it could not be read) 
 
 from realtime.sockets import FrameSocket
 
-from lobby.notify import LOBBY_GROUP
+from turnengine.table_notices import LOBBY_GROUP
 
 
 class LobbyConsumer(FrameSocket):

@@ -8,10 +8,12 @@ it once it is full (seats nobody took back can be given to a computer player or 
 
 from __future__ import annotations
 
+from functools import partial
+
 from lobby.errors import LobbyError
 from moderation.sanctions import is_locked_out
 from moderation.services import network_notices_for
-from turnengine import outbox, services, writer
+from turnengine import services, writer
 from turnengine.models import Match, Seat
 from turnengine.updates import Update, encode_frame
 
@@ -19,9 +21,11 @@ from turnengine.updates import Update, encode_frame
 def table_rematch(*, user, match_id: int) -> tuple[Match, Update | None]:
     """Seat ``user`` at the rematch of the finished table ``match_id`` (opening it if needed); returns the new
     table and, if this made it start, the frames of its first move. The old table's lock orders the players who
-    accept at once: the first opens the rematch, the others find it."""
+    accept at once: the first opens the rematch, the others find it. On commit the players still on the old
+    table's result screen hear who accepted (:func:`rematch_notice`), and the lobby hears of the new table."""
     if is_locked_out(user):
         raise LobbyError("suspended")
+    started = None
     with writer.locked(match_id) as held:
         old = held.match
         if old is None:
@@ -37,22 +41,31 @@ def table_rematch(*, user, match_id: int) -> tuple[Match, Update | None]:
             new_id = _open_rematch(old, old_seats, user).pk
         with writer.locked(new_id) as change:
             new = change.match
-            if new.status != Match.Status.OPEN:
-                return new, None
-            taken = dict(new.seats.values_list("user_id", "index"))
-            if user.pk not in taken:
-                free = [index for index in range(new.num_players) if index not in taken.values()]
-                if not free:
-                    raise LobbyError("table_full")
-                index = mine.index if mine.index in free else free[0]
-                Seat.objects.create(match=new, index=index, user=user)
-                taken[user.pk] = index
-            humans = {seat.user_id for seat in old_seats if not seat.user.is_bot}
-            if len(taken) < new.num_players or not humans <= taken.keys():
-                return new, None
-            services.match_begin(change)
-            network_notices_for(match=new)
-    return new, change.update
+            if new.status == Match.Status.OPEN:
+                seated = _take_old_seat(new, user, mine)
+                humans = {seat.user_id for seat in old_seats if not seat.user.is_bot}
+                if len(seated) == new.num_players and humans <= seated.keys():
+                    services.match_begin(change)
+                    network_notices_for(match=new)
+                    started = change
+                else:
+                    change.commit(seats_changed=True)
+        held.commit(frames=partial(rematch_notice, new=new))
+    return new, None if started is None else started.update
+
+
+def _take_old_seat(new: Match, user, mine: Seat) -> dict[int, int]:
+    """Seat ``user`` at the locked rematch ``new`` (their old seat if it is free) unless they sit there already;
+    returns every seated user's seat."""
+    taken = dict(new.seats.values_list("user_id", "index"))
+    if user.pk not in taken:
+        free = [index for index in range(new.num_players) if index not in taken.values()]
+        if not free:
+            raise LobbyError("table_full")
+        index = mine.index if mine.index in free else free[0]
+        Seat.objects.create(match=new, index=index, user=user)
+        taken[user.pk] = index
+    return taken
 
 
 def _open_rematch(old: Match, old_seats: list[Seat], user) -> Match:
@@ -74,13 +87,10 @@ def _open_rematch(old: Match, old_seats: list[Seat], user) -> Match:
     return new
 
 
-def rematch_notice(*, old: Match, new: Match) -> Update:
-    """Tell the players still on the old table's result screen who is ready to play again, and where (on
-    commit)."""
+def rematch_notice(old: Match, *, new: Match) -> Update:
+    """What the players still on the old table's result screen hear: who is ready to play again, and where."""
     accepted = list(
         new.seats.filter(user__is_bot=False).order_by("index").values_list("user__username", flat=True)
     )
     data = {"match_id": new.pk, "status": new.status, "accepted": accepted}
-    update = Update({old.group_name("all"): encode_frame("rematch", None, data)})
-    outbox.send_on_commit(update)
-    return update
+    return Update({old.group_name("all"): encode_frame("rematch", None, data)})

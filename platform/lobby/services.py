@@ -3,7 +3,8 @@ all of it in one step against computer players.
 
 Every service locks the match row through the match writer (``turnengine.writer``), so two players racing for the
 last seat, or a join racing the start, resolve in the database: one wins, the other gets a :class:`LobbyError`
-with a clear message.
+with a clear message. The writer also tells open lobby pages of each change once it is committed (nothing for a
+refusal).
 """
 
 from __future__ import annotations
@@ -117,9 +118,11 @@ def table_join(*, user, match_id: int, seat: int | None = None, ip_address: str 
             raise LobbyError("seat_taken")
         try:
             with transaction.atomic():
-                return Seat.objects.create(match=match, index=seat, user=user, ip_address=ip_address)
+                taken_seat = Seat.objects.create(match=match, index=seat, user=user, ip_address=ip_address)
         except IntegrityError:
             raise LobbyError("seat_taken") from None
+        change.commit(seats_changed=True)
+        return taken_seat
 
 
 def table_add_bot(*, user, match_id: int, level: str, seat: int | None = None) -> Seat:
@@ -164,6 +167,7 @@ def table_leave(*, user, match_id: int) -> None:
         deleted, _ = Seat.objects.filter(match=match, user=user).delete()
         if not deleted:
             raise LobbyError("not_seated")
+        change.commit(seats_changed=True)
 
 
 def table_cancel(*, user, match_id: int) -> None:

@@ -19,7 +19,6 @@ from accounts.guests import login_or_guest
 from lobby import option_text, rematch, selectors, services
 from lobby.errors import LobbyError
 from lobby.forms import TableForm
-from lobby.notify import lobby_changed
 from tapete import throttle
 from tapete.params import BadParameter, int_param
 from turnengine import bot_seats
@@ -171,7 +170,6 @@ def table_create(request, game: str):
         messages.error(request, error.message)
         return redirect("lobby:game", game=rules.key)
     throttle.TABLES_PER_USER.count(request)
-    lobby_changed(match)
     return redirect("lobby:table", match_id=match.pk)
 
 
@@ -207,7 +205,6 @@ def _run(request, match_id: int, action) -> tuple[bool, object]:
         return False, None
     except Match.DoesNotExist:
         raise Http404 from None
-    lobby_changed(Match.objects.get(pk=match_id))
     return True, result
 
 
@@ -284,6 +281,4 @@ def table_rematch(request, match_id: int):
     if not done:
         return redirect("lobby:table", match_id=match_id)
     new, _update = result
-    lobby_changed(new)
-    rematch.rematch_notice(old=new.rematch_of, new=new)
     return redirect("lobby:table", match_id=new.pk)

@@ -12,10 +12,11 @@ must see (it ``logged`` actions: a move, a deadline, the start, a finish, an abo
 seats' ratings in the same transaction, the announcement), work out the next deadline from the clocks, write the row
 and its logged actions (``turnengine.match_sql``: the per-move SQL, built once), and queue the deadline and the computer
 players' next move after the commit. When the transaction of :func:`locked` closes, the change's frames are built
-(the seats' views of a new version first, then the caller's ``frames``) and registered with the outbox, which
-sends them when the outermost transaction commits: nothing is sent for a change that was rolled back, and, unless
+(the seats' views of a new version first, then the lobby's notice when the table's status or its waiting seats
+changed, then the caller's ``frames``) and registered with the outbox, which sends them when the outermost
+transaction commits: nothing is sent for a change that was rolled back or never committed (a refusal), and, unless
 an outer transaction holds it (a moderator's, the lobby's "Play now"), the row lock is not held while views are
-built.
+built. No caller sends a match's frames itself.
 
 The few writes that need no lock are here too: a table's creation (:func:`open_table`), the marker of a version
 whose frames could not be published (:func:`mark_undelivered`), the expiry of tables nobody started
@@ -40,6 +41,7 @@ from turnengine import bot_seats, clocks, jobs, match_sql, outbox, timing
 from turnengine.models import Match, MatchAction, Seat
 from turnengine.seat_frames import build_update
 from turnengine.signals import announce_finish
+from turnengine.table_notices import table_notice
 from turnengine.updates import Update
 
 FINISH_FIELDS = ("status", "result", "finished_at")
@@ -62,7 +64,9 @@ class MatchChange:
     def __init__(self, match: Match | None) -> None:
         self.match = match
         self.update = Update()
-        self._committed: tuple[list[MatchAction] | None, Callable[[Match], Update] | None] | None = None
+        self._committed: tuple[list[MatchAction] | None, Callable[[Match], Update] | None, bool] | None = None
+        # The status as locked: a change of status tells the lobby.
+        self._status = None if match is None else match.status
 
     def commit(
         self,
@@ -72,13 +76,15 @@ class MatchChange:
         now: datetime | None = None,
         outcome: Outcome | None = None,
         frames: Callable[[Match], Update] | None = None,
+        seats_changed: bool = False,
     ) -> None:
         """Write the match's ``changed`` fields and what follows from them.
 
         ``logged`` (a list, maybe empty) makes a new version that every seat is sent: the version moves, the rows
         are logged at it, and a running match whose new state has an outcome (or that is given ``outcome``) is
-        finished. A change of the clocks moves the deadline. ``frames`` builds the change's other frames
-        (presence, an abort's notice) from the committed match."""
+        finished. A change of the clocks moves the deadline. A change of status, or of a waiting table's seats
+        (``seats_changed``: a player sat down or stood up; its computer players, ``bot_seats``), tells the lobby.
+        ``frames`` builds the change's other frames (presence, an abort's notice) from the committed match."""
         match, now = self.match, now or timezone.now()
         fields = dict.fromkeys(changed)
         finished = False
@@ -108,16 +114,20 @@ class MatchChange:
             schedule_deadline(match)
         if logged is not None and match.status == Match.Status.ACTIVE:
             bot_seats.schedule_bots(match)
-        self._committed = (logged, frames)
+        waiting = self._status == Match.Status.OPEN
+        listed = match.status != self._status or (waiting and (seats_changed or "bot_seats" in fields))
+        self._committed = (logged, frames, listed)
 
     def register(self) -> None:
         """Build the committed change's frames and register them to be sent on commit."""
         timing.stamp("committed")
         if self._committed is None:
             return
-        logged, frames = self._committed
+        logged, frames, listed = self._committed
         match = self.match
         update = build_update(match, logged) if logged is not None and match.state is not None else Update()
+        if listed:
+            update.frames.update(table_notice(match, waiting=self._status == Match.Status.OPEN).frames)
         if frames is not None:
             extra = frames(match)
             update.frames.update(extra.frames)
@@ -178,8 +188,11 @@ def schedule_deadline(match: Match, eta: datetime | None = None) -> None:
 
 
 def open_table(**fields) -> Match:
-    """A new table, open in the lobby (the lobby checks the fields first; its seats are the lobby's)."""
-    return Match.objects.create(**fields)
+    """A new table, open in the lobby (the lobby checks the fields first; its seats are the lobby's), which lobby
+    pages hear of once it is committed."""
+    match = Match.objects.create(**fields)
+    outbox.send_on_commit(table_notice(match, waiting=True))
+    return match
 
 
 def mark_undelivered(*, match_id: int, version: int, now: datetime | None = None) -> None:
@@ -199,8 +212,15 @@ def delete_tables_of(users, *, unless_seated) -> int:
 
 
 def expire_open_tables(*, created_before: datetime) -> int:
-    """Close the tables nobody started since ``created_before`` (one UPDATE: each row is locked by it, so a start
-    racing it either wins or finds the table closed)."""
-    return Match.objects.filter(status=Match.Status.OPEN, created_at__lt=created_before).update(
-        status=Match.Status.ABORTED
-    )
+    """Close the tables nobody started since ``created_before`` and tell the lobby of each. The UPDATE checks the
+    status again under each row's lock, so a start racing it either wins or finds the table closed."""
+    with transaction.atomic():
+        open_tables = Match.objects.filter(status=Match.Status.OPEN)
+        stale = list(open_tables.filter(created_at__lt=created_before).values_list("pk", flat=True))
+        if not stale:
+            return 0
+        expired = open_tables.filter(pk__in=stale).update(status=Match.Status.ABORTED)
+        closed = Match.objects.filter(pk__in=stale, status=Match.Status.ABORTED)
+        for match in closed.only("game", "version", "status"):
+            outbox.send_on_commit(table_notice(match, waiting=True))
+    return expired

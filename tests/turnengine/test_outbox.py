@@ -13,10 +13,13 @@ import pytest
 from django.db import transaction
 from realtime import broadcast
 
+from lobby import rematch
 from lobby import services as lobby
-from tests.conftest import play_one_random_action
+from lobby.errors import LobbyError
+from tests.conftest import play_one_random_action, play_to_the_end
 from turnengine import timers, writer
 from turnengine.models import Match
+from turnengine.table_notices import LOBBY_GROUP
 
 PLATFORM = Path(__file__).resolve().parents[2] / "platform"
 
@@ -51,6 +54,7 @@ def test_the_lobby_start_and_a_moderator_style_abort_send_through_the_outbox(
     host, guest = make_user(), make_user()
     match = lobby.table_create(user=host, game="perudo", num_players=2, options={}, ranked=False)
     lobby.table_join(user=guest, match_id=match.pk)
+    sent.clear()  # the lobby's notices of the opening and the join
     with transaction.atomic():
         started = lobby.table_start(user=host, match_id=match.pk)
     assert sent == [started]
@@ -102,3 +106,106 @@ def test_no_module_but_the_transport_sends_frames():
             if SENDING.search(line) and not line.lstrip().startswith("#"):
                 offenders.append(f"{relative}:{number}: {line.strip()}")
     assert offenders == []
+
+
+def _notices(sent) -> list[tuple[set[str], dict]]:
+    """The lobby notices in what was sent: the groups each went to, and its data."""
+    import json
+
+    found = []
+    for update in sent:
+        texts = {group: text for group, text in update.frames.items() if '"t":"lobby"' in text}
+        if texts:
+            assert len(set(texts.values())) == 1, "one notice per update"
+            found.append((set(texts), json.loads(next(iter(texts.values())))["d"]))
+    return found
+
+
+def test_every_change_the_lobby_lists_tells_it_once_on_commit_and_a_refusal_tells_nobody(
+    make_user, transactional_db, sent
+):
+    host, guest, third = make_user(), make_user(), make_user()
+    match = lobby.table_create(user=host, game="perudo", num_players=2, options={}, ranked=False)
+    waiting = {LOBBY_GROUP, match.group_name("all")}
+    assert _notices(sent) == [(waiting, {"game": "perudo", "match_id": match.pk, "status": "open"})]
+    steps = [
+        lambda: lobby.table_join(user=guest, match_id=match.pk),
+        lambda: lobby.table_leave(user=guest, match_id=match.pk),
+        lambda: lobby.table_add_bot(user=host, match_id=match.pk, level="easy"),
+    ]
+    for step in steps:
+        sent.clear()
+        step()
+        assert [groups for groups, _data in _notices(sent)] == [waiting]
+    sent.clear()
+    with pytest.raises(LobbyError):
+        lobby.table_join(user=third, match_id=match.pk)  # the computer player took the last seat
+    with pytest.raises(LobbyError):
+        lobby.table_leave(user=guest, match_id=match.pk)
+    assert sent == [], "a refusal sends nothing"
+    lobby.table_start(user=host, match_id=match.pk)
+    assert _notices(sent) == [(waiting, {"game": "perudo", "match_id": match.pk, "status": "active"})]
+    sent.clear()
+    match.refresh_from_db()
+    seated = [seat.user for seat in match.seats.select_related("user").order_by("index")]
+    play_to_the_end(match, seated)  # the computer player's seat is played here too
+    assert _notices(sent) == [
+        ({LOBBY_GROUP}, {"game": "perudo", "match_id": match.pk, "status": "finished"})
+    ], "a running table's end leaves the lobby's list; its sockets have its last view"
+
+
+def test_a_cancel_an_expiry_and_a_rematch_tell_the_lobby(make_user, start_table, transactional_db, sent):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    host = make_user()
+    cancelled = lobby.table_create(user=host, game="spicy", num_players=2, options={}, ranked=False)
+    forgotten = lobby.table_create(user=host, game="spicy", num_players=2, options={}, ranked=False)
+    sent.clear()
+    lobby.table_cancel(user=host, match_id=cancelled.pk)
+    assert [data["status"] for _groups, data in _notices(sent)] == ["aborted"]
+    sent.clear()
+    assert writer.expire_open_tables(created_before=timezone.now() + timedelta(seconds=1)) == 1
+    assert _notices(sent) == [
+        (
+            {LOBBY_GROUP, forgotten.group_name("all")},
+            {"game": "spicy", "match_id": forgotten.pk, "status": "aborted"},
+        )
+    ]
+    sent.clear()
+    assert writer.expire_open_tables(created_before=timezone.now()) == 0 and sent == []
+
+    finished, users = start_table("perudo", 2)
+    play_to_the_end(finished, users)
+    sent.clear()
+    new, started = rematch.table_rematch(user=users[0], match_id=finished.pk)
+    assert started is None and new.status == Match.Status.OPEN
+    heard = [
+        update.frames[finished.group_name("all")]
+        for update in sent
+        if finished.group_name("all") in update.frames
+    ]
+    assert len(heard) == 1 and '"t":"rematch"' in heard[0] and users[0].username in heard[0]
+    assert {data["match_id"] for _groups, data in _notices(sent)} == {new.pk}
+    sent.clear()
+    new, started = rematch.table_rematch(user=users[1], match_id=finished.pk)
+    assert started is not None and new.status == Match.Status.ACTIVE
+    assert [data["status"] for _groups, data in _notices(sent)] == ["active"]
+    assert any(finished.group_name("all") in update.frames for update in sent), (
+        "the old screen hears it started"
+    )
+
+
+# Who registers frames with the outbox: the match writer (every match's frames, the lobby's notices included), the
+# chat (a line, its own row) and moderation (a hidden chat line; a user's lockout, sent to their sockets).
+REGISTERING = {"turnengine/writer.py", "turnengine/chat.py", "moderation/services.py"}
+
+
+def test_only_the_writers_of_what_a_frame_tells_register_frames():
+    callers = set()
+    for path in sorted(PLATFORM.rglob("*.py")):
+        relative = str(path.relative_to(PLATFORM))
+        if relative != "turnengine/outbox.py" and "send_on_commit(" in path.read_text():
+            callers.add(relative)
+    assert callers == REGISTERING

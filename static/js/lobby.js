@@ -1,4 +1,5 @@
-// Keeps a game's table list live: the lobby socket says "something changed", we fetch the list fragment again.
+// Keeps a table list live: the lobby socket says a table changed, we fetch the list fragment again (on a game's
+// page, only when the table is of that game; the home page lists every game's open tables).
 (function () {
   const list = document.getElementById("table-list");
   if (!list) return;
@@ -13,7 +14,12 @@
     const socket = new WebSocket(scheme + location.host + "/ws/lobby/");
     let openedAt = null;
     socket.addEventListener("open", () => { openedAt = Date.now(); refresh(); });
-    socket.addEventListener("message", refresh);
+    socket.addEventListener("message", (message) => {
+      let frame = null;
+      try { frame = JSON.parse(message.data); } catch (error) { return; }
+      if (frame.t !== "lobby" || (list.dataset.game && frame.d.game !== list.dataset.game)) return;
+      refresh();
+    });
     socket.addEventListener("close", () => {
       // The wait starts over only after a socket that lasted: one closed as soon as it opened (4500 while the
       // server cannot reach Redis) keeps backing off, or every lobby page would knock every second.

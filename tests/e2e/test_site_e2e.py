@@ -16,12 +16,20 @@ def test_two_players_open_join_and_start_a_table(new_player):
     screenshot(host, "site-table-host")
 
 
-def test_the_lobby_list_updates_without_reload(new_player):
+def test_the_lobby_list_updates_without_reload_and_only_for_its_own_game(new_player):
     watcher, host = new_player("carla"), new_player("dario")
-    watcher.goto("/play/spicy/")
+    fetches = []
+    watcher.on("request", lambda request: fetches.append(request.url) if "/spicy/tables/" in request.url else None)
+    with watcher.expect_response("**/play/spicy/tables/"):  # the list fetched once its socket is open
+        watcher.goto("/play/spicy/")
+    host.goto("/play/perudo/")
+    host.click("form.stacked button[type=submit]")
+    host.wait_for_url("**/table/*/")
     host.goto("/play/spicy/")
     host.click("form.stacked button[type=submit]")
     watcher.wait_for_selector("#table-list :text('dario')")
+    # The Perudo table's notice came first on the same socket and fetched nothing on the Spicy page.
+    assert len(fetches) == 2, fetches
     screenshot(watcher, "site-lobby-live")
 
 

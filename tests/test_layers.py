@@ -1,7 +1,23 @@
-"""The platform's modules import each other in one direction only: read from the source (no import is run), the
-graph of module-level imports has no cycle, no import inside a function is left to break one, and the engine's
-modules never import the real-time transport's. (The games and the SDK import nothing of the platform:
-``tests/test_rules_are_pure.py``.)"""
+"""The platform's modules import each other in one direction only, read from the source (no import is run): the
+graph of module-level imports has no cycle, no import inside a function is left to break one, and every import goes
+down the layers below (the games and the SDK, under them all, import nothing of the platform:
+``tests/test_rules_are_pure.py``).
+
+The layers, bottom to top, each a package of ``platform/``:
+
+* ``web``: what every app's pages share (request parameters, HTTP limits, admin base classes);
+* ``ratings`` (Elo), then ``turnengine`` (the engine: the one writer of matches, clocks, bots, the outbox);
+* ``accounts`` (sign-up, guests), then ``moderation`` (sanctions, reports, a moderator's actions on matches);
+* ``realtime`` (the transport: sockets, broadcast, delivery);
+* ``lobby`` (tables before they start), then ``botapi`` (outside programs, analysis);
+* ``tapete``, the site: settings, URLs, the ASGI and Celery wiring. Nothing imports it.
+
+A module imports its own package, a package below, and two things across the layers: any app's ``models`` (Django's
+app registry ties them together, and a foreign key may point up or down) and, from an app's interface (its admin,
+views, URLs, log-in pages and template tags, which Django loads once every app is ready), any app's code. An upper
+layer that must act inside a lower one installs itself at start-up, in its app config's ``ready()``: the transport
+its sender in the engine's outbox, moderation its mute check in the engine's chat.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PLATFORM = ROOT / "platform"
 
-# The real-time transport is its own package (realtime/): the engine (turnengine/) never imports it.
+LAYERS = ["web", "ratings", "turnengine", "accounts", "moderation", "realtime", "lobby", "botapi", "tapete"]
+INTERFACE = {"admin", "views", "urls", "login", "templatetags"}  # a module (or package) name inside an app
 # Where an import inside a function is the right place: an app config's ready() (Django's documented place for
 # signal handlers and start-up wiring), and the server launcher, which imports the site only once Django is set up.
 LATE_IMPORTS_ALLOWED = {"tapete.serve"}
@@ -107,13 +124,61 @@ def test_no_import_inside_a_function_but_in_an_app_configs_ready_and_the_launche
     assert left == []
 
 
-def test_the_engine_never_imports_the_transport():
+def is_models(name: str) -> bool:
+    return name.split(".")[1:2] == ["models"]
+
+
+def is_interface(name: str) -> bool:
+    return bool(INTERFACE & set(name.split(".")[1:]))
+
+
+def upward_imports(edges: dict[str, set[str]]) -> list[str]:
+    """Every import of ``edges`` that does not go down the layers (module docstring)."""
+    wrong = []
+    for name, found in sorted(edges.items()):
+        package = name.split(".")[0]
+        for target in sorted(found):
+            below = target.split(".")[0]
+            if below == package:
+                continue
+            if package == "web" or below == "tapete":
+                wrong.append(f"{name} -> {target}")
+            elif below == "web" or is_models(target):
+                continue
+            elif package != "tapete" and not is_interface(name) and LAYERS.index(below) > LAYERS.index(package):
+                wrong.append(f"{name} -> {target}")
+    return wrong
+
+
+def test_every_package_is_in_a_layer():
+    assert {name.split(".")[0] for name in MODULES} == set(LAYERS)
+
+
+def test_every_import_goes_down_the_layers():
     edges, _late = graph()
-    engine = [name for name in MODULES if name.split(".")[0] == "turnengine"]
-    upward = {
-        name: sorted(found for found in edges[name] if found.split(".")[0] == "realtime")
-        for name in sorted(engine)
-    }
-    upward = {name: found for name, found in upward.items() if found}
-    # (The transport's app config installs its sender into the engine's outbox when the site starts.)
-    assert upward == {}
+    assert upward_imports(edges) == []
+
+
+def test_an_upward_import_is_caught():
+    edges, _late = graph()
+    engine_to_lobby = {**edges, "turnengine.timing": edges["turnengine.timing"] | {"lobby.errors"}}
+    assert upward_imports(engine_to_lobby) == ["turnengine.timing -> lobby.errors"]
+    into_the_site = {**edges, "lobby.views": edges["lobby.views"] | {"tapete.settings"}}
+    assert upward_imports(into_the_site) == ["lobby.views -> tapete.settings"]
+    helpers_up = {**edges, "web.params": edges["web.params"] | {"accounts.models"}}
+    assert upward_imports(helpers_up) == ["web.params -> accounts.models"]
+    # An app's models and an app's interface cross the layers; the transport never reaches its own layer's peers
+    # above it.
+    assert upward_imports({"turnengine.writer": {"moderation.models"}, "ratings.admin": {"moderation.admin"}}) == []
+    assert upward_imports({"realtime.broadcast": {"lobby.services"}}) == ["realtime.broadcast -> lobby.services"]
+
+
+def test_no_platform_module_imports_a_benchmark():
+    found = []
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                found += [f"{name}: {alias.name}" for alias in node.names if alias.name.split(".")[0] == "bench"]
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "bench":
+                found.append(f"{name}: {node.module}")
+    assert found == []

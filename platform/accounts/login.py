@@ -1,4 +1,4 @@
-"""The log-in forms (the site's and admin's) with the failed log-in limits of ``tapete.throttle``.
+"""The log-in forms (the site's and admin's) with the failed log-in limits of ``web.throttle``.
 
 A form checks both limits (per account name, per client address) before it authenticates, so a guesser over the
 limit learns nothing, not even a right password; every failed authentication with a request, from either form,
@@ -12,7 +12,7 @@ from django.contrib.auth import views as auth_views
 from django.core.exceptions import ValidationError
 
 from moderation.forms import SanctionAwareAuthenticationForm
-from tapete import throttle
+from web import throttle
 
 LOGIN_LIMITS = (throttle.FAILED_LOGINS_PER_ACCOUNT, throttle.FAILED_LOGINS_PER_ADDRESS)
 

@@ -16,7 +16,7 @@ from accounts.selectors import finished_games, user_current_matches, user_finish
 from ratings.charts import rating_chart_svg
 from ratings.pools import pool_label
 from ratings.selectors import user_history, user_ratings
-from tapete import throttle
+from web import throttle
 
 
 @require_http_methods(["GET", "POST"])

@@ -1,11 +1,11 @@
-"""Bot accounts and the tables that admit them.
+"""Bot accounts: turning a fresh account into one.
 
 As on Lichess, a player may turn a fresh account (one that never sat at a table, apart from tables cancelled before
 they started) into a bot account, for ever: it is then flagged as a bot (``User.is_bot``) wherever players are
 listed, never appears on the leaderboards, and may sit only at tables whose creator admits bot accounts. Those
 tables are rated in the game's own bot pool (``ratings.pools.BOT_POOL``), so games against programs never move
 anyone's rating among humans. The site's own computer players are bots as well, seated by a table's creator, and
-are not bound by that rule.
+are not bound by that rule (the lobby applies it: ``lobby.services.may_sit``).
 """
 
 from __future__ import annotations
@@ -43,13 +43,3 @@ def bot_account_convert(*, user) -> BotAccount:
         user.is_bot = True
         user.save(update_fields=["is_bot"])
         return BotAccount.objects.create(user=user)
-
-
-def is_bot_account(user) -> bool:
-    """A bot account played by its owner's program (not one of the site's computer players)."""
-    return BotAccount.objects.filter(user_id=user.pk).exists()
-
-
-def may_sit(*, user, match: Match) -> bool:
-    """Bot accounts sit only at tables that admit them."""
-    return not is_bot_account(user) or match.admits_bots

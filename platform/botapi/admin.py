@@ -6,7 +6,7 @@ stop working at once. Only the owner revokes a token, on their profile."""
 from django.contrib import admin
 
 from botapi.models import Analysis, ApiToken, BotAccount
-from tapete.admin_base import ReadOnlyModelAdmin
+from web.admin_base import ReadOnlyModelAdmin
 
 
 @admin.register(ApiToken)

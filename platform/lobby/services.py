@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from tapete_sdk import registry
 from tapete_sdk.plugin import InvalidOptions, play_now_players
 
-from botapi.accounts import is_bot_account, may_sit
+from botapi.models import BotAccount
 from lobby.errors import LobbyError
 from moderation.sanctions import is_locked_out
 from moderation.services import network_notices_for
@@ -145,6 +145,17 @@ def table_add_bot(*, user, match_id: int, level: str, seat: int | None = None) -
         match.bot_seats = sorted([*match.bot_seats, seat])
         change.commit(changed=("bot_seats",))
         return Seat.objects.create(match=match, index=seat, user=robot)
+
+
+def is_bot_account(user) -> bool:
+    """A bot account played by its owner's program (not one of the site's computer players): see
+    ``botapi.accounts``."""
+    return BotAccount.objects.filter(user_id=user.pk).exists()
+
+
+def may_sit(*, user, match: Match) -> bool:
+    """Bot accounts sit only at tables that admit them."""
+    return not is_bot_account(user) or match.admits_bots
 
 
 def _check_rating_range(match: Match, user) -> None:

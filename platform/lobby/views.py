@@ -19,11 +19,11 @@ from accounts.guests import login_or_guest
 from lobby import option_text, rematch, selectors, services
 from lobby.errors import LobbyError
 from lobby.forms import TableForm
-from tapete import throttle
-from tapete.params import BadParameter, int_param
 from turnengine import bot_seats
 from turnengine.models import Match
 from turnengine.views import MAX_SEATS, board_templates
+from web import throttle
+from web.params import BadParameter, int_param
 
 
 def _rules_or_404(game: str):

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from moderation.admin_actions import act_view, action_url
 from moderation.models import AuditEntry, ModeratorNote, NetworkNotice, Report, Sanction
-from tapete.admin_base import ReadOnlyModelAdmin
+from web.admin_base import ReadOnlyModelAdmin
 
 
 def player_page_url(user) -> str:

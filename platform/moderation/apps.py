@@ -9,5 +9,8 @@ class ModerationConfig(AppConfig):
 
     def ready(self) -> None:
         from moderation.groups import ensure_moderators_group
+        from moderation.notices import mute_reason
+        from turnengine import chat
 
         post_migrate.connect(ensure_moderators_group, sender=self)
+        chat.install_mute_check(mute_reason)  # the engine's table chat refuses muted players

@@ -56,6 +56,13 @@ def close_reason(sanction: Sanction, zone: ZoneInfo | None = None) -> str:
     return encoded[:CLOSE_REASON_BYTES].decode("utf-8", "ignore")
 
 
+def mute_reason(user) -> str | None:
+    """Why ``user`` may not chat now (the mute in force, in their language and zone), or None: the table chat's
+    check (``turnengine.chat``)."""
+    mute = active_sanction(user=user, kinds=(Sanction.Kind.MUTE,))
+    return None if mute is None else sanction_message(mute, user_zone(user))
+
+
 def user_zone(user) -> ZoneInfo:
     """The player's stored zone, else the active one (the browser's on a page, the site's on a websocket)."""
     return zone_named(getattr(user, "time_zone", "")) or timezone.get_current_timezone()

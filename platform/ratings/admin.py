@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from moderation.admin import redirect_to_action
 from ratings.models import Rating, RatingChange, RatingReversal
-from tapete.admin_base import ReadOnlyModelAdmin
+from web.admin_base import ReadOnlyModelAdmin
 
 
 @admin.register(Rating)

@@ -1,6 +1,6 @@
 """The cache with real services: Django's Redis cache, answering as an empty cache while Redis cannot be reached.
 
-The cache holds counters of the HTTP limits (``tapete.throttle``, ``botapi.ratelimit``) and short-lived marks
+The cache holds counters of the HTTP limits (``web.throttle``, ``botapi.ratelimit``) and short-lived marks
 (``botapi.analysis.schedule``): nothing whose absence costs more than a limit not applied while Redis is away.
 Django's ``RedisCache`` raises redis-py's errors from every call then, and django-ratelimit catches none of them,
 so sign-ups, log-ins and table creations answered HTTP 500 during a Redis outage (issue 17). Neither has an option

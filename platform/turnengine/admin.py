@@ -14,9 +14,9 @@ from moderation.admin_actions import action_url
 from moderation.models import NetworkNotice, Report
 from moderation.services import abort_refusal, reverse_refusal
 from ratings.models import RatingChange
-from tapete.admin_base import ReadOnlyModelAdmin
 from turnengine.models import ChatMessage, Match, MatchAction
 from turnengine.views import board_templates
+from web.admin_base import ReadOnlyModelAdmin
 
 
 def revealed_log(match: Match) -> list[dict]:

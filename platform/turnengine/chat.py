@@ -1,21 +1,36 @@
 """Table chat: players talk to the table (spectators read along); spectators talk among themselves, so nobody can
 whisper hints to a player of a bluffing game. Lines are persisted for moderators, length- and rate-limited, refused
-for muted players, and rendered as text (never HTML) by clients. A moderator may hide a line."""
+for muted players, and rendered as text (never HTML) by clients. A moderator may hide a line.
+
+Who is muted is moderation's to say: it installs its check when the site starts (``moderation.apps``), as the
+transport installs the outbox's sender, so the engine, which moderation builds on, never imports it.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
 
-from moderation.models import Sanction
-from moderation.notices import sanction_message, user_zone
-from moderation.sanctions import active_sanction
 from turnengine import outbox
 from turnengine.errors import EngineError, engine_error
 from turnengine.models import ChatMessage, Match
 from turnengine.updates import Update, encode_frame
+
+
+def _nobody_is_muted(user) -> None:
+    return None
+
+
+_mute_reason: Callable[[object], str | None] = _nobody_is_muted
+
+
+def install_mute_check(check: Callable[[object], str | None]) -> None:
+    """``check(user)``: why the user may not talk now (a sentence in their language), or None if they may."""
+    global _mute_reason
+    _mute_reason = check
 
 
 def chat_payload(message: ChatMessage) -> dict:
@@ -43,9 +58,9 @@ def chat_post(*, match: Match, user, seat: int | None, text: object, max_length:
     text = text.strip()
     if len(text) > max_length:
         raise engine_error("chat_too_long")
-    mute = active_sanction(user=user, kinds=(Sanction.Kind.MUTE,))
-    if mute is not None:
-        raise EngineError("muted", sanction_message(mute, user_zone(user)))
+    muted = _mute_reason(user)
+    if muted is not None:
+        raise EngineError("muted", muted)
     recent = ChatMessage.objects.filter(
         user=user, created_at__gte=timezone.now() - timedelta(minutes=1)
     ).count()

@@ -10,10 +10,10 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import select_template
 from django.utils.translation import gettext as _
 
-from tapete.params import BadParameter, int_param
 from turnengine.models import Match
 from turnengine.replays import replay_frame, replay_seats
 from turnengine.seat_frames import seats_public
+from web.params import BadParameter, int_param
 
 MAX_SEATS = 64  # far above any game's seat count: the services check the real range
 

@@ -1,4 +1,4 @@
-"""HTTP limits (tapete/throttle.py, finding 9 of issue 16): failed log-ins per account and per address, sign-ups
+"""HTTP limits (web/throttle.py): failed log-ins per account and per address, sign-ups
 per address, tables per user a minute; each refused with a translated message and 429, never a 500."""
 
 import pytest

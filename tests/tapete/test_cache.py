@@ -9,9 +9,9 @@ import logging
 import pytest
 from django.test import RequestFactory
 
-from tapete import throttle
 from tapete.cache import FailOpenRedisCache
 from tests.servers import free_port
+from web import throttle
 
 
 @pytest.fixture

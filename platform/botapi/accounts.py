@@ -13,14 +13,13 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from botapi.errors import BotApiRefusal
 from botapi.models import BotAccount
 from turnengine.models import Match, Seat
 
 
-class BotAccountError(Exception):
-    def __init__(self, code: str) -> None:
-        super().__init__(code)
-        self.code = code
+class BotAccountError(BotApiRefusal):
+    """An account that cannot become a bot account (why: ``bot_account_refusal``)."""
 
 
 def bot_account_refusal(user) -> str | None:

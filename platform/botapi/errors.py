@@ -8,6 +8,7 @@ there and this table agree.
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
+from tapete_sdk.plugin import CodedError
 
 from lobby.errors import MESSAGES as LOBBY_MESSAGES
 from turnengine.errors import MESSAGES as ENGINE_MESSAGES
@@ -65,19 +66,20 @@ API_ERRORS.update({code: (status, LOBBY_MESSAGES[code]) for code, status in LOBB
 API_ERRORS.update({code: (409, ENGINE_MESSAGES[code]) for code in ("not_active", "stale", "too_early")})
 
 
-class ApiError(Exception):
+class ApiError(CodedError):
+    """An answer of the Bot API that refuses: its code's HTTP status, and the body of every error."""
+
     def __init__(
         self, code: str, *, version: int | None = None, rule: str | None = None, detail=None
     ) -> None:
-        super().__init__(code)
-        self.code = code
+        super().__init__(code, message_for(code))
         self.status = API_ERRORS[code][0]
         self.version = version
         self.rule = rule
         self.detail = detail
 
     def body(self) -> dict:
-        data = {"code": self.code, "message": message_for(self.code)}
+        data = self.as_dict()
         if self.version is not None:
             data["version"] = self.version
         if self.rule is not None:
@@ -89,3 +91,11 @@ class ApiError(Exception):
 
 def message_for(code: str) -> str:
     return str(API_ERRORS[code][1])
+
+
+class BotApiRefusal(CodedError):
+    """A refusal of the Bot API's services (a token, a bot account), with the code's message: the pages show the
+    message, the API answers the code (:class:`ApiError`)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code, message_for(code))

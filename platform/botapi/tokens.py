@@ -11,6 +11,7 @@ import secrets as token_source
 
 from django.utils import timezone
 
+from botapi.errors import BotApiRefusal
 from botapi.models import SCOPES, TOKEN_PREFIX, ApiToken, token_digest
 from moderation.sanctions import is_locked_out
 
@@ -18,10 +19,8 @@ MAX_TOKENS_PER_USER = 20
 LAST_USED_PRECISION_SECONDS = 60  # last_used_at is written at most once a minute per token
 
 
-class TokenError(Exception):
-    def __init__(self, code: str) -> None:
-        super().__init__(code)
-        self.code = code
+class TokenError(BotApiRefusal):
+    """A token that cannot be made, or that does not let its bearer in."""
 
 
 def token_create(*, user, name: str, scopes: list[str]) -> tuple[ApiToken, str]:

@@ -22,7 +22,7 @@ def token_create(request):
             user=request.user, name=request.POST.get("name", ""), scopes=request.POST.getlist("scopes")
         )
     except tokens.TokenError as error:
-        messages.error(request, message_for(error.code))
+        messages.error(request, error.message)
         return redirect("profile", username=request.user.username)
     return render(request, "botapi/token_created.html", {"token": token, "raw": raw})
 
@@ -46,7 +46,7 @@ def become_bot(request):
     try:
         bot_account_convert(user=request.user)
     except BotAccountError as error:
-        messages.error(request, message_for(error.code))
+        messages.error(request, error.message)
     else:
         messages.success(request, _("This account is now a bot account."))
     return redirect("profile", username=request.user.username)

@@ -1,7 +1,7 @@
 """Speed of the pure rules libraries: random playouts per second and legal-move generations per second.
 
 Run: ``PYTHONPATH=platform:. .venv/bin/python bench/rules_bench.py [--seconds 2]``. Prints one table; nothing here
-is asserted (timings never belong in tests). Targets (issue 2): 100 complete random 6-player Perudo games a
+is asserted (timings never belong in tests). Targets: 100 complete random 6-player Perudo games a
 second, and 50,000 full legal-move generations a second on crowded 6-player Chinese Checkers positions, on one core.
 """
 

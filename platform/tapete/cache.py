@@ -3,7 +3,7 @@
 The cache holds counters of the HTTP limits (``web.throttle``, ``botapi.ratelimit``) and short-lived marks
 (``botapi.analysis.schedule``): nothing whose absence costs more than a limit not applied while Redis is away.
 Django's ``RedisCache`` raises redis-py's errors from every call then, and django-ratelimit catches none of them,
-so sign-ups, log-ins and table creations answered HTTP 500 during a Redis outage (issue 17). Neither has an option
+so sign-ups, log-ins and table creations answered HTTP 500 during a Redis outage. Neither has an option
 for this (``RATELIMIT_FAIL_OPEN`` covers a cache that answers nothing, not one that raises). Here each call answers
 what an empty cache would (the default, ``False``, ``{}``; ``incr`` raises ``ValueError``, as for a missing key),
 and the outage is logged once when it starts and once when the cache answers again. django-ratelimit, with

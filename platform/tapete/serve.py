@@ -1,7 +1,7 @@
 """Tapete's ASGI server: daphne, with bounded websockets. Run it as daphne's own command line, which it is:
 ``python -m tapete.serve -b 127.0.0.1 -p 8000 tapete.asgi:application`` (every daphne option works).
 
-Daphne alone bounds neither of two things a client controls (issue 17):
+Daphne alone bounds neither of two things a client controls:
 
 * **What waits to be sent to a client that does not read.** Twisted buffers whatever a socket is given, without
   limit, behind a kernel send buffer that Linux grows to megabytes. Here each websocket's kernel send buffer is set

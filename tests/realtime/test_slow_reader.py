@@ -1,5 +1,5 @@
 """A spectator that never reads, at a table in play, is closed with 4008 before a megabyte waits for it, and the
-table and its other spectator carry on (issue 17: such a socket grew its daphne by 100 MB in three minutes).
+table and its other spectator carry on (before the bound, such a socket grew its daphne by 100 MB in three minutes).
 
 On a real server process (``python -m tapete.serve``) with PostgreSQL and Redis: two players move about 15 times a
 second while one spectator, with a 4 KiB receive buffer, asks for a snapshot (``sync``, a database read) 15 times a

@@ -1,4 +1,4 @@
-"""With PostgreSQL cut off, nothing answers HTTP 500 (issue 17): a page answers 503 "try again" with Retry-After
+"""With PostgreSQL cut off, nothing answers HTTP 500: a page answers 503 "try again" with Retry-After
 (tapete/errors.py), and a websocket handshake, whose session Channels reads from the database before any consumer
 runs, is accepted and closed with 4500 (realtime.sockets.HandshakeGuard). Once the database is back, both work
 again. A real server process whose database is behind a TCP proxy; needs PostgreSQL (CI's first pass)."""

@@ -1,4 +1,4 @@
-"""Production settings refuse to be insecure (finding 10 of issue 16), and ``check --deploy`` is clean under the
+"""Production settings refuse to be insecure, and ``check --deploy`` is clean under the
 production environment that deploy/tapete.env.example describes."""
 
 import runpy

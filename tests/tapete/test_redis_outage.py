@@ -1,4 +1,4 @@
-"""With Redis cut off, nothing answers HTTP 500 (issue 17): signing up, logging in, the lobby, opening, joining and
+"""With Redis cut off, nothing answers HTTP 500: signing up, logging in, the lobby, opening, joining and
 starting a table go through the site's real views on a real server process whose Redis is behind a TCP proxy, and
 websocket handshakes are accepted and closed with 4500 (try again later). Once Redis is back, a handshake gets the
 table's snapshot again. The HTTP limits are on here: they count in the Redis cache, which answers as an empty one

@@ -1,4 +1,4 @@
-"""Two sites on one Redis server never hear each other (finding 7 of issue 16).
+"""Two sites on one Redis server never hear each other.
 
 Redis pub/sub channels are global to a server, whatever the database number, so before the instance prefix a
 second deployment received every seat frame of matches with the same ids. Here three real daphne processes share one

@@ -1,6 +1,6 @@
-"""Regression tests for the findings of issue 16 (items 1-6 and 9's sockets): each attack the audit made is refused
-with a code, crashes nothing and changes nothing. These run on SQLite and, in CI, on PostgreSQL (where a NUL
-character used to close the socket with 1011)."""
+"""Regression tests for what an outside audit of the site found (each section below names one finding): each attack
+it made is refused with a code, crashes nothing and changes nothing. These run on SQLite and, in CI, on PostgreSQL
+(where a NUL character used to close the socket with 1011)."""
 
 from __future__ import annotations
 

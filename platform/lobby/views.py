@@ -33,8 +33,7 @@ def _rules_or_404(game: str):
         raise Http404 from None
 
 
-PLAY_LEVEL_SESSION_KEY = "play_now_level"
-DEFAULT_PLAY_LEVEL = "easy"
+PLAY_LEVEL_SESSION_KEY = "play_now_level"  # the level last chosen for "Play now" (each game starts at its weakest)
 
 
 def _may_rank(user) -> bool:
@@ -42,12 +41,12 @@ def _may_rank(user) -> bool:
 
 
 def home(request):
-    level = request.session.get(PLAY_LEVEL_SESSION_KEY, DEFAULT_PLAY_LEVEL)
+    level = request.session.get(PLAY_LEVEL_SESSION_KEY)
     games = [
         {
             "rules": rules,
             "open": selectors.open_tables(game=rules.key).count(),
-            "levels": list(bot_seats.levels(rules.key)),
+            "levels": bot_seats.level_choices(rules.key),
             "players": play_now_players(rules),
             "picture": select_template([f"{rules.key}/picture.html", "pictures/none.html"]),
         }
@@ -102,8 +101,8 @@ def howto(request, game: str):
             "body": body,
             "options": options,
             "presets": presets,
-            "levels": list(bot_seats.levels(rules.key)),
-            "level": request.session.get(PLAY_LEVEL_SESSION_KEY, DEFAULT_PLAY_LEVEL),
+            "levels": bot_seats.level_choices(rules.key),
+            "level": request.session.get(PLAY_LEVEL_SESSION_KEY),
         },
     )
 
@@ -113,7 +112,7 @@ def howto(request, game: str):
 def play_now(request, game: str):
     """One click: a started table of ``game`` against computer players of the chosen (then remembered) level."""
     rules = _rules_or_404(game)
-    level = request.POST.get("level", DEFAULT_PLAY_LEVEL)
+    level = request.POST.get("level") or next(iter(bot_seats.levels(rules.key)), "")
     try:
         match, _update = services.table_play_now(
             user=request.user, game=rules.key, level=level, ip_address=request.META.get("REMOTE_ADDR")
@@ -184,7 +183,8 @@ def table(request, match_id: int):
         "free_seats": [i for i in range(match.num_players) if i not in {seat.index for seat in seats}],
         "my_seat": my_seat,
         "invite_url": request.build_absolute_uri(reverse("lobby:invite", args=[match.invite_token])),
-        "bot_levels": list(bot_seats.levels(match.game)),
+        "bot_levels": bot_seats.level_choices(match.game),
+        "bot_level": bot_seats.middle_level(match.game),
         **board_templates(match.game),
     }
     template = "lobby/waiting.html" if match.status == Match.Status.OPEN else "turnengine/table.html"

@@ -3,8 +3,10 @@
 A game's computer players are the ``LEVELS`` it declares (name -> ``choose(view, legal, rng)``, weakest first;
 see :mod:`tapete_sdk.registry`). A bot seat plays through the same service as a human (same validation, same log):
 after every commit that leaves a bot able to act, a Celery task runs ``bot_moves.bot_play`` after a short, human-like
-delay, keyed by (match, version) like the deadlines, so a stale task does nothing. Absent human seats are auto-played by the
-"medium" level (``services.advance``). A bot's randomness comes from the match's secret seed, so replays stay exact.
+delay, keyed by (match, version) like the deadlines, so a stale task does nothing. Absent human seats are played by
+the game's middle level (:func:`middle_level`, ``services.advance``). A bot's randomness comes from the match's
+secret seed, so replays stay exact. A level is shown by its name, in the reader's language for the names the site
+words (:data:`LEVEL_LABELS`: easy, medium, hard), as it is for any other name a game chooses.
 """
 
 from __future__ import annotations
@@ -13,16 +15,29 @@ import random
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
 from tapete_sdk import registry
 
 from turnengine import jobs
 
-AUTO_PLAY_LEVEL = "medium"
+LEVEL_LABELS = {"easy": _("Easy"), "medium": _("Medium"), "hard": _("Hard")}
 
 
 def levels(game: str) -> dict:
     """The game's bot levels, weakest first (empty if the game has no bots)."""
     return registry.bot_levels(game)
+
+
+def level_choices(game: str) -> list[tuple[str, str]]:
+    """(name, label) of the game's levels, weakest first, for a form's choices."""
+    return [(name, str(LEVEL_LABELS.get(name, name))) for name in levels(game)]
+
+
+def middle_level(game: str) -> str | None:
+    """The level that plays for an absent player and that a table's creator is offered first: the middle one of
+    the game's levels (the stronger of two, the only one of one); None if the game has no computer players."""
+    names = list(levels(game))
+    return names[len(names) // 2] if names else None
 
 
 def bot_rng(match, seat: int) -> random.Random:
@@ -73,6 +88,8 @@ def schedule_bot_move(match, *, delay: float) -> None:
 
 
 def auto_play_action(match, seat: int) -> dict:
-    """What the engine plays for an absent seat: the medium bot's choice, or the game's timeout action."""
-    action = choose(match, seat, AUTO_PLAY_LEVEL) if AUTO_PLAY_LEVEL in levels(match.game) else None
+    """What the engine plays for an absent seat: the middle level's choice, or the game's timeout action if the
+    game has no computer players."""
+    level = middle_level(match.game)
+    action = choose(match, seat, level) if level is not None else None
     return action if action is not None else match.rules.timeout_action(match.state, seat)

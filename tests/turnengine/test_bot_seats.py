@@ -96,3 +96,39 @@ def test_an_absent_player_is_played_by_the_medium_bot(start_table):
         replayed.state, _ = replayed.rules.apply_action(replayed.state, row.seat, row.action)
     replayed.version = first.version - 1
     assert first.action == bot_seats.choose(replayed, 0, "medium")
+
+
+def test_the_middle_level_plays_for_a_player_who_left_even_in_a_game_with_one_level(start_table):
+    """The fourth game declares one level ("easy"), which takes a winning square; the game's timeout action takes
+    the first free one. The seat that left is played by the level, not by the timeout action."""
+    assert bot_seats.middle_level("tictactoe") == "easy"
+    assert [bot_seats.middle_level(game) for game in ("perudo", "spicy", "chinesecheckers")] == ["medium"] * 3
+    match, users = start_table("tictactoe", 2)
+    for seat, cell in [(0, 4), (1, 0), (0, 5), (1, 1)]:  # X holds 4 and 5 and may win at 3; O threatens 2
+        services.match_apply_action(
+            match_id=match.pk,
+            user=users[seat],
+            expected_version=match.version,
+            action={"type": "mark", "cell": cell},
+        )
+        match.refresh_from_db()
+    assert match.rules.timeout_action(match.state, 0) == {"type": "mark", "cell": 2}
+    timers.seat_leave(match_id=match.pk, user=users[0])
+    match.refresh_from_db()
+    assert match.state["board"][3] == 0 and match.state["board"][2] is None
+    assert match.status == Match.Status.FINISHED
+
+
+def test_levels_are_worded_in_the_readers_language_and_other_names_shown_as_they_are(client, monkeypatch):
+    from django.utils import translation
+
+    with translation.override("it"):
+        assert bot_seats.level_choices("perudo") == [
+            ("easy", "Facile"),
+            ("medium", "Medio"),
+            ("hard", "Difficile"),
+        ]
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert '<option value="medium">Moyen</option>' in page
+    monkeypatch.setattr(bot_seats, "levels", lambda game: {"random": None, "greedy": None})
+    assert bot_seats.level_choices("tictactoe") == [("random", "random"), ("greedy", "greedy")]

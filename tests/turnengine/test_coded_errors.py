@@ -1,11 +1,20 @@
-"""Rules, engine and lobby refusals share one coded-error base: a stable code and a readable message."""
+"""Every refusal that travels to a player or a program (the rules', the engine's, the lobby's, the Bot API's) is a
+``tapete_sdk.plugin.CodedError``: a stable code and a message in the reader's language, built one way."""
+
+import ast
+from pathlib import Path
 
 import pytest
 from django.utils import translation
 from tapete_sdk.plugin import CodedError, IllegalAction, InvalidOptions, MalformedAction, RulesError
 
+from botapi.accounts import BotAccountError
+from botapi.errors import ApiError
+from botapi.tokens import TokenError
 from lobby.errors import LobbyError
 from turnengine.errors import EngineError, engine_error
+
+PLATFORM = Path(__file__).resolve().parents[2] / "platform"
 
 
 @pytest.mark.parametrize(
@@ -16,6 +25,9 @@ from turnengine.errors import EngineError, engine_error
         InvalidOptions("option_range", "too many"),
         engine_error("stale", version=3),
         LobbyError("table_full"),
+        ApiError("missing_token"),
+        TokenError("invalid_scopes"),
+        BotAccountError("already_bot"),
     ],
     ids=lambda error: type(error).__name__,
 )
@@ -34,3 +46,26 @@ def test_the_engine_frame_carries_the_version_when_it_matters():
 def test_a_lobby_error_speaks_the_current_language():
     with translation.override("fr"):
         assert LobbyError("table_full").message == "Cette table est complète."
+
+
+def test_a_bot_api_error_body_speaks_the_current_language():
+    english = ApiError("missing_token").message
+    with translation.override("fr"):
+        french = ApiError("missing_token", version=4)
+    assert french.message != english
+    assert french.body() == {"code": "missing_token", "message": french.message, "version": 4}
+
+
+def test_no_class_of_the_platform_keeps_a_code_outside_the_base():
+    """A class that stores ``self.code`` and is not a CodedError would be a second way of refusing."""
+    found = []
+    for path in sorted(PLATFORM.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef) and any(
+                isinstance(target, ast.Attribute) and target.attr == "code"
+                for inner in ast.walk(node)
+                if isinstance(inner, ast.Assign)
+                for target in inner.targets
+            ):
+                found.append(f"{path.relative_to(PLATFORM)}:{node.name}")
+    assert found == []

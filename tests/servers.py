@@ -186,10 +186,10 @@ def celery_worker(env: dict[str, str], *, beat: bool = True, purge: bool = True)
     With ``purge``, messages that earlier tests left on the broker are dropped first, so the worker starts on the
     test's own tasks only.
 
-    One process, one thread (``--pool=solo``): on the embedded SQLite broker a two-thread pool lost computer moves
-    that a task queued (the sweeper found them seconds later; a whole bot game took 100 s instead of 17 s). Its log
-    (info level: each task received and done, with times) is in ``test-artifacts/processes/``, and a failing test
-    reports its tail."""
+    Two threads, as ``./dev serve`` runs it (with one, ``--pool=solo``, every task due at a time waits behind the
+    one running: a relay or a database lock held up every computer move and deadline). Its log (info level: each
+    task received and done, with times) is in ``test-artifacts/processes/``, and a failing test reports its
+    tail."""
     if purge:
         from tapete.celery import app
 
@@ -202,7 +202,8 @@ def celery_worker(env: dict[str, str], *, beat: bool = True, purge: bool = True)
         "-A",
         "tapete",
         "worker",
-        "--pool=solo",
+        "--pool=threads",
+        "--concurrency=2",
         "--loglevel=info",
         "--without-gossip",
         "--without-mingle",

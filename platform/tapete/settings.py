@@ -231,7 +231,11 @@ else:
     CELERY_BROKER_TRANSPORT = "tapete.broker:Transport"  # kombu's, polling every worker tick (tapete/broker.py)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# How many messages a worker process takes ahead of those it runs. On Redis, one: each task goes to a worker free to
+# run it (Celery's advice with late acks). The embedded default has one worker, and a task with a countdown (a
+# computer player's move, a deadline) keeps its place from its arrival until it runs: with one place per thread, its
+# thread pool (./dev serve) waited for Celery's loop to make room, up to 2 s every computer move.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1 if REDIS_URL else 8
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER", False)
 TAPETE_SWEEP_SECONDS = float(os.environ.get("TAPETE_SWEEP_SECONDS", "15"))

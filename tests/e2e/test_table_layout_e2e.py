@@ -262,6 +262,8 @@ def test_the_replay_controls_stay_on_one_line_on_a_phone_and_the_replay_is_acces
         assert width <= PHONE[0]
         page.screenshot(path=str(ARTIFACTS / "table-replay-375x812.png"))
         assert_accessible(page, "the replay of a finished Perudo game, on a phone")
+        page.click("[data-side-open]")  # the drawer of a page without chat opens without an error
+        assert page.is_visible("#panel-log")
         page.set_viewport_size({"width": 1280, "height": 800})
         if page.is_visible("[data-result-layer]"):  # the last step shows the result over the table
             page.click("[data-close-result]")

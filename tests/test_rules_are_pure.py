@@ -13,8 +13,9 @@ from tapete_sdk import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [rules.key for rules in registry.all_games()]
-# A game's apps.py is its Django side (it registers the rules with the site); everything else must be pure.
-SITE_SIDE = {"apps.py"}
+# A game's Django side: apps.py (it registers the game with the site) and analysis_words.py (its post-game analysis
+# in words, with Django's gettext). Everything else must be pure.
+SITE_SIDE = {"apps.py", "analysis_words.py"}
 
 
 def imported_modules(path: Path) -> set[str]:

@@ -1,16 +1,21 @@
 """No English left in a French or Italian page: every page of the site is rendered in en, fr and it, and every
 visible text node (and every accessible name or hint in an attribute) of the fr and it pages that also appears,
 word for word, in the English page fails the test, except proper names and a few words that are the same in
-both languages. Pages are rendered by the server (the games' JavaScript strings are in djangojs.po)."""
+both languages. Pages are rendered by the server; the strings of the site's and the games' scripts are checked
+in the JavaScript catalogue the pages load (each game's are in its own locale/, djangojs.po)."""
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.urls import reverse
 
+from botapi.analysis.store import analysis_compute
 from lobby import services as lobby
 from tests.conftest import GAME_KEYS, play_to_the_end
 from turnengine.models import Match
@@ -103,6 +108,10 @@ def pages(client, make_user, start_table):
     lobby.table_join(user=bruno, match_id=finished.pk)
     lobby.table_start(user=ana, match_id=finished.pk)
     play_to_the_end(Match.objects.get(pk=finished.pk), [ana, bruno])
+    bluffed, bluffed_users = start_table("perudo", 2, {"startingDice": 2})
+    play_to_the_end(bluffed, bluffed_users)
+    for match in (finished, bluffed):
+        assert analysis_compute(match_id=match.pk)  # the replay pages show it, in each game's own words
     client.force_login(ana)
     urls = [
         reverse("lobby:home"),
@@ -112,13 +121,14 @@ def pages(client, make_user, start_table):
         reverse("lobby:table", args=[running.pk]),
         reverse("lobby:table", args=[finished.pk]),
         reverse("turnengine:replay", args=[finished.pk]),
+        reverse("turnengine:replay", args=[bluffed.pk]),
         reverse("profile", args=["ana"]),
         reverse("ratings:leaderboard", args=["perudo"]),
         reverse("ratings:leaderboard_pool", args=["chinesecheckers", "2p"]),
         reverse("ratings:leaderboard", args=["spicy"]),
         reverse("password_change"),
     ]
-    names = {user.username for user in (ana, bruno, *running_users)} | {"bot-medium"}
+    names = {user.username for user in (ana, bruno, *running_users, *bluffed_users)} | {"bot-medium"}
     return client, urls, names
 
 
@@ -138,3 +148,31 @@ def test_no_english_is_left_on_a_french_or_italian_page(pages):
             if same:
                 left[f"{language} {url}"] = sorted(same)
     assert not left, f"English left in translated pages: {left}"
+
+
+SCRIPTS = [
+    *sorted(Path(finders.find("js/table.js")).parent.glob("*.js")),  # the site's own
+    *(Path(finders.find(f"{game}/board.js")) for game in GAME_KEYS),
+]
+JS_STRING = r'"(?:[^"\\]|\\.)*"'
+JS_TEXT = re.compile(rf"{JS_STRING}(?:\s*\+\s*{JS_STRING})*")  # a literal, or literals joined with +
+MARKED = re.compile(rf"\b(?:_|gettext|ngettext)\(\s*({JS_TEXT.pattern})")
+
+
+def marked_strings(script: Path) -> set[str]:
+    """The strings ``script`` marks for translation: ``_("…")``, ``gettext("…")`` and ``ngettext("…", "…", n)``,
+    whose singular is the catalogue's key (its value lists the plural forms)."""
+    return {
+        "".join(json.loads(part) for part in re.findall(JS_STRING, text))
+        for text in MARKED.findall(script.read_text())
+    }
+
+
+@pytest.mark.parametrize("language", ["fr", "it"])
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_every_string_of_the_site_s_and_the_games_scripts_is_in_the_javascript_catalogue(client, script, language):
+    page = client.get(reverse("javascript-catalog"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    catalogue = json.loads(re.search(r"const newcatalog = (\{.*?\});\n", page, re.S).group(1))
+    strings = marked_strings(script)
+    assert strings or script.name != "board.js"
+    assert sorted(strings - set(catalogue)) == []

@@ -230,7 +230,7 @@ def cube_of(cell: int) -> list[int]:
 
 class ChineseCheckersRules:
     key = "chinesecheckers"
-    name = "Chinese Checkers"
+    name = gettext_noop("Chinese Checkers")  # "Dames chinoises", "Dama cinese": the site translates it
     min_players = 2
     max_players = 6
     options = OPTIONS

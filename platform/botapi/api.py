@@ -45,7 +45,7 @@ class TokenAuth(HttpBearer):
 api = NinjaAPI(
     title="Tapete Bot API",
     version="1",
-    description="Play Perudo, Spicy and Chinese Checkers on Tapete from a program. See docs/bot-api.md.",
+    description="Play the games of Tapete from a program. See docs/bot-api.md.",
     urls_namespace="botapi-api",
     auth=TokenAuth(),
     throttle=[TokenThrottle()],

@@ -1,4 +1,8 @@
+"""The Bot API's app: on start, it listens for finished matches (their post-game analysis) and registers its system
+check."""
+
 from django.apps import AppConfig
+from django.core import checks
 from django.utils.translation import gettext_lazy as _
 
 
@@ -9,6 +13,8 @@ class BotApiConfig(AppConfig):
 
     def ready(self) -> None:
         from botapi.analysis.schedule import on_match_finished
+        from botapi.checks import analysis_has_both_halves
         from turnengine.signals import match_finished
 
         match_finished.connect(on_match_finished, dispatch_uid="botapi.analysis")
+        checks.register(analysis_has_both_halves)

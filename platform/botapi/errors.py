@@ -37,6 +37,7 @@ API_ERRORS: dict[str, tuple[int, object]] = {
     # moves over HTTP
     "illegal_action": (409, _("The game refused this action (see rule for the game's own reason).")),
     # post-game analysis
+    "no_analysis": (404, _("This game has no post-game analysis.")),
     "match_not_finished": (409, _("A match is analysed only once it is over.")),
     "analysis_pending": (409, _("The analysis of this match is being computed: try again in a moment.")),
 }

@@ -113,9 +113,15 @@ class Note(Schema):
     text: str
 
 
+class Highlight(Schema):
+    version: int = Field(description="The replay step (the match version) of the moment")
+    text: str
+
+
 class AnalysisOut(Schema):
     match_id: int
     game: str
     summary: list[str] = Field(description="The match in a few sentences, in the request's language")
     notes: list[Note] = Field(description="A sentence beside each analysed move")
+    highlights: list[Highlight] = Field(description="Moments worth a look, if the game points any out")
     data: dict[str, Any] = Field(description="The numbers: per move and per player (see docs/bot-api.md)")

@@ -12,6 +12,7 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from botapi.analysis.presentation import analysis_context
+from botapi.analysis.words import has_analysis
 from botapi.errors import ApiError
 from turnengine import bot_seats, clocks, seat_frames
 from turnengine.models import Match, Seat
@@ -108,6 +109,8 @@ def table_snapshot(match: Match, *, user) -> dict:
 
 def analysis_json(match: Match) -> dict:
     """The analysis of a finished match in the request's language; asks for it if an older match has none."""
+    if not has_analysis(match.game):
+        raise ApiError("no_analysis")
     if match.status != Match.Status.FINISHED:
         raise ApiError("match_not_finished")
     context = analysis_context(match=match)
@@ -118,5 +121,6 @@ def analysis_json(match: Match) -> dict:
         "game": match.game,
         "summary": context["summary"],
         "notes": context["notes"],
+        "highlights": context["highlights"],
         "data": context["data"],
     }

@@ -15,6 +15,9 @@ What is checked (the promises of ``tapete_sdk.plugin``):
   or not; an action that is not legal has none (the same refusal as ``apply_action``'s);
 * hidden information: a seat's view and legal actions do not change when ``determinize`` re-deals what that seat
   cannot see, and the events it receives say nothing that its view after the action does not.
+
+:func:`check_analysis` checks a game's post-game analysis (``tapete_sdk.plugin.PostGameAnalysis``) over a random
+game: plain JSON, the same every time, the log left as it was, and every analysed move a row of the log, in order.
 """
 
 from __future__ import annotations
@@ -33,11 +36,14 @@ from tapete_sdk.plugin import (
     GameRules,
     IllegalAction,
     InvalidOptions,
+    LogRow,
     MalformedAction,
     Outcome,
+    PostGameAnalysis,
     RulesError,
     canonical_action,
     play_now_players,
+    play_random,
     player_counts_of,
     presets_of,
     rating_pools_of,
@@ -146,6 +152,51 @@ def check_declarations(rules: GameRules) -> None:
                 raise ConformanceError(
                     f"{rules.key}: preset {preset.key!r} is invalid at {num_players} players: {error}"
                 ) from error
+
+
+def check_analysis(
+    rules: GameRules, analysis: PostGameAnalysis, options: dict, num_players: int, seed: int
+) -> dict:
+    """Play one random game and analyse it; the analysis must keep the promises of ``PostGameAnalysis``. Returns
+    the analysis."""
+    playout = play_random(rules, options, num_players, random.Random(seed))
+    log = engine_log(playout.log)
+    before = json.dumps(log)
+    data = analysis.analyse(rules, playout.options, num_players, log, seed=str(seed))
+
+    def fail(message: str) -> None:
+        raise ConformanceError(f"{rules.key} analysis ({num_players} players, seed {seed}): {message}")
+
+    if json.dumps(log) != before:
+        fail("the analysis changed the log it was given")
+    try:
+        if not isinstance(data, dict) or json.loads(json.dumps(data)) != data:
+            fail("the analysis is not a JSON object that survives a round trip")
+    except (TypeError, ValueError) as error:
+        fail(f"the analysis is not plain JSON: {error}")
+    if analysis.analyse(rules, playout.options, num_players, log, seed=str(seed)) != data:
+        fail("analysing the same match twice gave two analyses")
+    rows = {(step, version, seat): index for index, (step, version, seat, _action) in enumerate(log)}
+    moves = data.get("moves")
+    if not isinstance(moves, list) or not all(isinstance(move, dict) for move in moves):
+        fail("the analysis has no list of moves")
+    places = [rows.get((move.get("step"), move.get("version"), move.get("seat"))) for move in moves]
+    if None in places:
+        fail("an analysed move's step, version and seat are not those of a row of the log")
+    if places != sorted(places):
+        fail("the analysed moves are not in the log's order")
+    return data
+
+
+def engine_log(log: list[tuple[int, dict]]) -> list[LogRow]:
+    """``(seat, action)`` pairs as rows of the site's log: numbered steps, and versions that, like the engine's,
+    number a seat's action together with the chance steps it sets off (so that steps and versions differ)."""
+    rows, version = [], 1
+    for step, (seat, action) in enumerate(log, start=1):
+        if seat != CHANCE and step > 1:
+            version += 1
+        rows.append((step, version, seat, action))
+    return rows
 
 
 def check_game(

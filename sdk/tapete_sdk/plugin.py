@@ -9,7 +9,8 @@ by :mod:`tapete_sdk.registry`), its two-line ``apps.py`` (:mod:`turnengine.game_
 (README, "A game is one folder"). What the site needs to know about it, the game declares on ``RULES``, each with a
 default so that a minimal game declares nothing: its player counts (:func:`player_counts_of`), rating pools
 (:func:`rating_pools_of`), presets (:func:`presets_of`), the seats of a "Play now" table (:func:`play_now_players`)
-and the sentences of its option errors (:func:`option_errors_of`).
+and the sentences of its option errors (:func:`option_errors_of`). A game may also have a post-game analysis, a
+module of its own (:class:`PostGameAnalysis`).
 
 Conventions shared by every game:
 
@@ -360,6 +361,34 @@ class GameRules(Protocol):
     # :class:`Preset`, see :func:`presets_of`), ``option_errors`` (see :func:`option_errors_of`),
     # ``play_now_players`` (see :func:`play_now_players`), ``player_counts`` (see :func:`player_counts_of`) and
     # ``rating_pools`` (a tuple of :class:`RatingPool`, see :func:`rating_pools_of`).
+
+
+LogRow = tuple[int, int, int, dict[str, JSON]]  # (step, version, seat, action): one action of a match's log
+
+
+@runtime_checkable
+class PostGameAnalysis(Protocol):
+    """A game's post-game analysis, if it has one: the module ``analysis`` of its package, loaded by
+    :func:`tapete_sdk.registry.load` as its computer players are (the site's app config may name another module).
+    It is pure, like the rules: it counts, and the site puts the counts into words in the reader's language (the
+    game's module ``analysis_words``: README, "A game is one folder"). A game without one simply has no analysis.
+
+    ``analyse`` is called once a match is over, when every roll and deal in its log is public. ``log`` is the whole
+    log in order, chance steps included, as :data:`LogRow` rows: ``step`` numbers the actions, ``version`` is the
+    match's version the action belongs to (what the replay steps through: a call and the roll it sets off share
+    one). ``seed`` is the match's seed, published at its end: an analysis that asks a computer player what it would
+    have played seeds it from there, so that it is the same every time.
+
+    The result is plain JSON, stored as it is and served to programs as the analysis's ``data``: a dict whose
+    ``moves`` lists the analysed moves in the log's order, each a dict with the ``step``, ``version`` and ``seat`` of
+    its row (the site writes a note beside each); the rest (per player, per round...) is the game's own.
+    :func:`tapete_sdk.conformance.check_analysis` checks these promises.
+    """
+
+    def analyse(
+        self, rules: GameRules, options: dict[str, JSON], num_players: int, log: list[LogRow], *, seed: str
+    ) -> dict[str, JSON]:
+        """The analysis of a finished match of ``rules``, played with the normalized ``options``."""
 
 
 def canonical_action(rules: GameRules, state: dict[str, JSON], seat: int, action: JSON) -> dict[str, JSON]:

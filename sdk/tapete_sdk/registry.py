@@ -1,9 +1,11 @@
-"""Registry of installed games: maps a game key to its pure ``RULES`` object and its computer players.
+"""Registry of installed games: maps a game key to its pure ``RULES`` object, its computer players and its post-game
+analysis.
 
-A game is one package (``games/<key>/``, or any importable package): ``rules.py`` with its ``RULES`` and, if it has
-computer players, ``bots.py`` with their ``LEVELS`` (see :mod:`tapete_sdk.plugin`). :func:`load` reads both; a Django
-site calls it from each game's app config (:class:`turnengine.game_app.GameAppConfig`), code without Django (bots,
-benchmarks, tests) calls :func:`discover` to load every game package found under ``games``.
+A game is one package (``games/<key>/``, or any importable package): ``rules.py`` with its ``RULES``, if it has
+computer players ``bots.py`` with their ``LEVELS``, and if it has a post-game analysis ``analysis.py`` with its
+``analyse`` (see :mod:`tapete_sdk.plugin`). :func:`load` reads them; a Django site calls it from each game's app
+config (:class:`turnengine.game_app.GameAppConfig`), code without Django (bots, benchmarks, tests) calls
+:func:`discover` to load every game package found under ``games``.
 """
 
 from __future__ import annotations
@@ -11,11 +13,13 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
+from types import ModuleType
 
-from tapete_sdk.plugin import GameRules
+from tapete_sdk.plugin import GameRules, PostGameAnalysis
 
 _games: dict[str, GameRules] = {}
 _bot_levels: dict[str, dict] = {}
+_analyses: dict[str, PostGameAnalysis] = {}
 _packages: dict[str, str] = {}
 
 
@@ -33,20 +37,35 @@ def register(rules: GameRules, bot_levels: dict | None = None) -> GameRules:
     return rules
 
 
-def load(package: str, *, rules: str = "rules", bots: str | None = "bots") -> GameRules:
-    """Register the game of ``package``: ``RULES`` from its module ``rules``, and ``LEVELS`` from its module
-    ``bots`` if that module exists (``bots=None``: the game has no computer players)."""
+def load(
+    package: str, *, rules: str = "rules", bots: str | None = "bots", analysis: str | None = "analysis"
+) -> GameRules:
+    """Register the game of ``package``: ``RULES`` from its module ``rules``, ``LEVELS`` from its module ``bots``
+    and its post-game analysis from its module ``analysis``, each of these two if the module exists (``None``: the
+    game has none)."""
     game = importlib.import_module(f"{package}.{rules}").RULES
-    levels = None
-    if bots is not None:
-        try:
-            levels = importlib.import_module(f"{package}.{bots}").LEVELS
-        except ModuleNotFoundError as error:
-            if error.name != f"{package}.{bots}":
-                raise
-    register(game, levels or {})
+    players = optional_module(package, bots)
+    register(game, players.LEVELS if players is not None else {})
+    analyses = optional_module(package, analysis)
+    if analyses is not None:
+        if not isinstance(analyses, PostGameAnalysis):
+            raise TypeError(f"{analyses.__name__} has no analyse(): see tapete_sdk.plugin.PostGameAnalysis")
+        _analyses[game.key] = analyses
     _packages[game.key] = package
     return game
+
+
+def optional_module(package: str, name: str | None) -> ModuleType | None:
+    """The module ``name`` of ``package``, None if it has no such module (or ``name`` is None). A module that
+    exists but fails to import raises its own error."""
+    if name is None:
+        return None
+    try:
+        return importlib.import_module(f"{package}.{name}")
+    except ModuleNotFoundError as error:
+        if error.name != f"{package}.{name}":
+            raise
+        return None
 
 
 def get(key: str) -> GameRules:
@@ -57,6 +76,11 @@ def get(key: str) -> GameRules:
 def bot_levels(key: str) -> dict:
     """The computer players of game ``key`` (name -> ``choose``), weakest first; empty if it has none."""
     return _bot_levels.get(key, {})
+
+
+def analysis(key: str) -> PostGameAnalysis | None:
+    """The post-game analysis of game ``key``, None if it has none."""
+    return _analyses.get(key)
 
 
 def package_of(key: str) -> str | None:

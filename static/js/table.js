@@ -363,7 +363,7 @@
       const setOpen = (open) => {
         side.classList.toggle("open", open);
         if (opener) opener.setAttribute("aria-expanded", String(open));
-        if (open) { side.querySelector("[aria-selected=true]")?.focus(); if (!side.querySelector("#panel-chat").hidden) this.clearUnread(); }
+        if (open) { side.querySelector("[aria-selected=true]")?.focus(); if (side.querySelector("#panel-chat")?.hidden === false) this.clearUnread(); }
         else if (opener && side.contains(document.activeElement)) opener.focus();
       };
       opener?.addEventListener("click", () => setOpen(!side.classList.contains("open")));

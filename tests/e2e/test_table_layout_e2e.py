@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from botapi.analysis.store import analysis_compute
 from lobby import services as lobby
 from tests.conftest import play_bid_then_dudo, play_to_the_end
 from tests.e2e.axe import assert_accessible
@@ -247,6 +248,7 @@ def test_the_result_screen_ranks_everyone_and_offers_play_again_and_the_lobby(
 def test_the_replay_controls_stay_on_one_line_on_a_phone_and_the_replay_is_accessible(browser, live_url, seat_users):
     match, users = _table(seat_users, "perudo")
     match = play_to_the_end(match, users)
+    analysis = analysis_compute(match_id=match.pk)
     context, page, errors = _login(browser, live_url, users[0], viewport=PHONE)
     try:
         page.goto(f"/table/{match.pk}/replay/")
@@ -260,11 +262,22 @@ def test_the_replay_controls_stay_on_one_line_on_a_phone_and_the_replay_is_acces
         assert width <= PHONE[0]
         page.screenshot(path=str(ARTIFACTS / "table-replay-375x812.png"))
         assert_accessible(page, "the replay of a finished Perudo game, on a phone")
+        page.click("[data-side-open]")  # the drawer of a page without chat opens without an error
+        assert page.is_visible("#panel-log")
         page.set_viewport_size({"width": 1280, "height": 800})
         if page.is_visible("[data-result-layer]"):  # the last step shows the result over the table
             page.click("[data-close-result]")
         page.click("#tab-analysis")
         assert page.is_visible("#panel-analysis")
+        notes = page.locator(".analysis-moves [data-go-to-step]")
+        assert notes.count() == len(analysis.data["moves"]) and notes.first.is_visible()
+        # The summary's step links (Perudo's rounds where another choice would have saved a die) are audited too.
+        highlights = page.locator(".analysis-summary [data-go-to-step]")
+        assert highlights.count() == len(analysis.data["saving"])
+        same_colour = (
+            "(links) => links.every((l) => getComputedStyle(l).color === getComputedStyle(l.parentElement).color)"
+        )
+        assert page.eval_on_selector_all(".analysis [data-go-to-step]", same_colour)  # read as the text beside them
         assert_accessible(page, "the replay's analysis panel, on a laptop")
         assert not errors
     finally:

@@ -1,7 +1,8 @@
 """A game is one folder: the test-only fourth game (``tests/tictactoe``, installed by ``tests/settings.py``) opens,
 fills and starts through the lobby's pages, plays to the end over the match socket, is rated, and has its computer
-player, its how-to page and its translations, with no platform file naming it. Its browser test is
-``tests/e2e/test_fourth_game_e2e.py``; the conformance suite runs it with every game."""
+player, its how-to page, its post-game analysis (on the replay page and in the API) and its translations, with no
+platform file naming it. Its browser test is ``tests/e2e/test_fourth_game_e2e.py``; the conformance suite runs it
+with every game."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from django.urls import reverse
 from tapete_sdk import registry
 from tapete_sdk.plugin import player_counts_of, presets_of, rating_pools_of
 
+from botapi.analysis.store import analysis_compute
+from botapi.tokens import token_create
 from ratings.models import Rating
 from tests.conftest import GAME_KEYS
 from tests.turnengine.wsclient import connect, receive_until
@@ -148,3 +151,32 @@ def _keys_text(game: str) -> str:
         return get_template(f"{game}/keys.html").render().strip()
     except TemplateDoesNotExist:
         return ""
+
+
+@pytest.mark.django_db
+def test_its_analysis_from_its_own_folder_is_on_the_replay_page_and_in_the_api(client, start_table):
+    match, users = start_table(KEY)
+    x, o = (user.username for user in users)
+    # X takes 1 and 2 (squares numbered from 1); O leaves 3 open, X misses it, O blocks it, X wins on 4.
+    for seat, cell in [(0, 0), (1, 4), (0, 1), (1, 8), (0, 6), (1, 2), (0, 3)]:
+        match.refresh_from_db()
+        mark = {"type": "mark", "cell": cell}
+        services.match_apply_action(match_id=match.pk, user=users[seat], expected_version=match.version, action=mark)
+    analysis = analysis_compute(match_id=match.pk)
+    verdicts = ["quiet", "quiet", "quiet", "missed_block", "missed_win", "blocked", "won"]
+    assert [move["verdict"] for move in analysis.data["moves"]] == verdicts
+    missed = analysis.data["moves"][4]
+    page = client.get(reverse("turnengine:replay", args=[match.pk])).content.decode()
+    assert f"{o} marked square 9 and left square 3 open to the opponent." in page
+    assert f"{x} marked square 7 but could have won on square 3." in page
+    assert f'data-go-to-step="{missed["version"]}"' in page and f"{x} could have won here." in page
+    _token, raw = token_create(user=users[1], name="test", scopes=["read"])
+    served = client.get(
+        f"/api/tables/{match.pk}/analysis", headers={"Authorization": f"Bearer {raw}", "Accept-Language": "fr"}
+    ).json()
+    assert served["summary"] == [
+        f"{x} a laissé passer 1 case gagnante.",
+        f"{o} a oublié de bloquer l’adversaire 1 fois.",
+    ]
+    assert served["notes"][6]["text"] == f"{x} a coché la case 4 et a complété une ligne."
+    assert served["highlights"] == [{"version": missed["version"], "text": f"{x} pouvait gagner ici."}]

@@ -9,6 +9,7 @@ from tapete_sdk.conformance import (
     DEEP,
     FAST,
     ConformanceError,
+    check_analysis,
     check_declarations,
     check_game,
     check_playouts,
@@ -22,6 +23,8 @@ GAMES = registry.all_games()  # every installed game: the site's and the test-on
 # Per game: (fast playouts, deep playouts). Deep playouts apply every legal action and check hidden information at
 # every step; fast ones check the cheap promises. Together: thousands of games per title.
 BUDGET = {"perudo": (1500, 60), "spicy": (1000, 40), "chinesecheckers": (60, 6)}
+# Chinese Checkers' analysis asks the hard computer player about every move: fewer and shorter games.
+ANALYSED_GAMES = {"chinesecheckers": (3, {"maxTurns": 10})}
 
 
 def _setups(rules, seed, count):
@@ -89,3 +92,30 @@ def test_the_suite_catches_an_apply_action_that_mutates_its_input():
     options, num_players = next(random_setups(perudo, random.Random(3), 1))
     with pytest.raises(ConformanceError, match="mutated its input"):
         check_game(_MutatingRules(perudo), options, num_players, seed=3, depth=FAST)
+
+
+@pytest.mark.parametrize(
+    "rules", [rules for rules in GAMES if registry.analysis(rules.key)], ids=lambda r: r.key
+)
+def test_each_post_game_analysis_keeps_its_promises(rules):
+    count, shorter = ANALYSED_GAMES.get(rules.key, (10, {}))
+    for seed, (options, num_players) in enumerate(_setups(rules, 3, count)):
+        options = rules.normalize_options({**options, **shorter}, num_players)
+        check_analysis(rules, registry.analysis(rules.key), options, num_players, seed)
+
+
+class _StepsForVersions:
+    """An analysis that breaks one promise: it numbers its moves' versions by their steps."""
+
+    def __init__(self, analysis):
+        self._analysis = analysis
+
+    def analyse(self, rules, options, num_players, log, *, seed):
+        data = self._analysis.analyse(rules, options, num_players, log, seed=seed)
+        return {**data, "moves": [{**move, "version": move["step"]} for move in data["moves"]]}
+
+
+def test_the_suite_catches_an_analysis_whose_moves_are_not_rows_of_the_log():
+    perudo = registry.get("perudo")
+    with pytest.raises(ConformanceError, match="not those of a row of the log"):
+        check_analysis(perudo, _StepsForVersions(registry.analysis("perudo")), *_setups(perudo, 3, 1)[0], seed=1)

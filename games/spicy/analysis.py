@@ -10,11 +10,14 @@ under the declaration were any card they could not rule out. It ignores what the
 so it measures what the challenger could count, not what they read.
 
 Per player: their declarations, the share that were bluffs, bluffs caught; their challenges and how many won.
+
+Pure, like the rules (the contract is ``tapete_sdk.plugin.PostGameAnalysis``): the site puts it into words with
+``analysis_words.py``.
 """
 
 from __future__ import annotations
 
-from tapete_sdk.plugin import CHANCE
+from tapete_sdk.plugin import CHANCE, LogRow
 
 from games.spicy.bots_odds import make_pool
 from games.spicy.cards import TURN_IT_UP, claim_holds
@@ -38,10 +41,11 @@ def challenge_odds(view: dict, trait: str, turn_it_up: bool) -> float:
     return failing / total if total else 0.0
 
 
-def analyse(rules, options: dict, num_players: int, rows: list[tuple[int, int, int, dict]]) -> dict:
+def analyse(rules, options: dict, num_players: int, log: list[LogRow], *, seed: str = "") -> dict:
+    """The contract's ``analyse`` (``tapete_sdk.plugin.PostGameAnalysis``); nothing is drawn, so ``seed`` is unused."""
     state = rules.initial_state(options, num_players)
     moves: list[dict] = []
-    for step, version, seat, action in rows:
+    for step, version, seat, action in log:
         kind = action.get("type")
         if seat != CHANCE and kind in {"play", "copy"}:
             if kind == "play":

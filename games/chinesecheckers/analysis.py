@@ -5,13 +5,16 @@ match and step so the analysis is reproducible) is asked what it would have play
 move's **progress** is the number of steps its marble came nearer its target's tip (``board.distance``: the rows
 to go plus a penalty for drifting sideways); a move **gave up** the difference between the bot's choice's
 progress and its own, when positive. The moves that gave up the most are listed per player.
+
+Pure, like the rules (the contract is ``tapete_sdk.plugin.PostGameAnalysis``): the site puts it into words with
+``analysis_words.py``.
 """
 
 from __future__ import annotations
 
 import random
 
-from tapete_sdk.plugin import CHANCE
+from tapete_sdk.plugin import CHANCE, LogRow
 
 from games.chinesecheckers import board
 from games.chinesecheckers.bots import LEVELS
@@ -26,13 +29,13 @@ def progress(view: dict, action: dict) -> int:
     return board.distance(start, tip) - board.distance(end, tip)
 
 
-def analyse(
-    rules, options: dict, num_players: int, rows: list[tuple[int, int, int, dict]], *, seed: str
-) -> dict:
+def analyse(rules, options: dict, num_players: int, log: list[LogRow], *, seed: str) -> dict:
+    """The contract's ``analyse`` (``tapete_sdk.plugin.PostGameAnalysis``): the hard player is seeded from the match's
+    ``seed`` and the step, so the analysis is the same every time."""
     state = rules.initial_state(options, num_players)
     moves: list[dict] = []
     hard = LEVELS["hard"]
-    for step, version, seat, action in rows:
+    for step, version, seat, action in log:
         if seat != CHANCE and action.get("type") == "move":
             view = rules.view(state, seat)
             legal = rules.legal_actions(state, seat)

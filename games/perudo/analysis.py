@@ -15,13 +15,17 @@ bolder), their boldest bid, how often their calls were right, and a luck figure:
 every round but Palifico) minus the number expected, a sixth of their dice per roll. A round where the player who
 lost a die could have kept it with another choice at their last decision, knowing every die, is listed with that
 choice (Dudo on a false bid, Calza on an exact one, or the smallest true bid they could have made).
+
+Pure, like the rules (the contract is ``tapete_sdk.plugin.PostGameAnalysis``): the site puts it into words with
+``analysis_words.py``. The stored format (``moves``, ``players``, ``saving``) is documented in
+docs/bot-api.md.
 """
 
 from __future__ import annotations
 
 from math import comb
 
-from tapete_sdk.plugin import CHANCE
+from tapete_sdk.plugin import CHANCE, LogRow
 
 from games.perudo.bidding import PACO
 
@@ -58,8 +62,8 @@ def _count(state: dict, face: int) -> int:
     return sum(_matching(hand, face, wild) for hand in state["dice"])
 
 
-def analyse(rules, options: dict, num_players: int, rows: list[tuple[int, int, int, dict]]) -> dict:
-    """``rows``: (step, version, seat, action) of the whole log, in order."""
+def analyse(rules, options: dict, num_players: int, log: list[LogRow], *, seed: str = "") -> dict:
+    """The contract's ``analyse`` (``tapete_sdk.plugin.PostGameAnalysis``); nothing is drawn, so ``seed`` is unused."""
     state = rules.initial_state(options, num_players)
     moves: list[dict] = []
     pacos = [0] * num_players
@@ -69,7 +73,7 @@ def analyse(rules, options: dict, num_players: int, rows: list[tuple[int, int, i
     ] = {}  # seat -> its latest decision this round, with what it could have done
     saving: list[dict] = []
     round_number = 0
-    for step, version, seat, action in rows:
+    for step, version, seat, action in log:
         kind = action.get("type")
         if seat == CHANCE:
             if kind == "roll":

@@ -49,8 +49,8 @@ from tapete_sdk.plugin import (
 )
 
 JSON = object
-# json.dumps without the encoder's bookkeeping of the containers it is inside: a cycle cannot survive the JSON
-# round-trip checked below anyway (it still fails, as a RecursionError), and the playouts spend much of their time here.
+# json.dumps without the encoder's bookkeeping of the containers it is inside: the playouts spend much of their
+# time encoding, and a cycle, which could not survive the round-trip checked below, still fails (RecursionError).
 _dumps = json.JSONEncoder(check_circular=False).encode
 
 
@@ -345,7 +345,7 @@ class _Playout:
         return _READ_CHANGED_THE_STATE
 
     def probe_illegal(self, state: dict, step: _Step) -> None:
-        """Actions outside a seat's legal list are refused (and change nothing: checked before the step's action)."""
+        """Actions outside a seat's legal list are refused (and change nothing: checked after the step's action)."""
         rules = self.rules
         probes: list[tuple[int, dict, type[RulesError]]] = []
         outsiders = [s for s in self.seats if s not in step.acting]

@@ -1,8 +1,10 @@
 """The table as a player sees it, in the real browser, at a laptop's, a large laptop's, a phone's and a phone-on-
-its-side's viewport: no scrolling, the player's own dice / hand / marbles (a game's board, for another game) and
-every control they may use now inside the viewport and not covered by anything (``elementFromPoint`` at their centre); axe-core finds no
-violation at the player's turn, a reveal and the result; a player who closes the browser shows in words on the
-other page, and the computer plays for them after the table's grace.
+its-side's viewport: no scrolling, the player's own dice / hand / marbles (the board, for a game not named in
+OWN_PIECES) and every control they may use now inside the viewport and not covered by anything
+(``elementFromPoint`` at their centre); axe-core finds no violation at the player's turn, a reveal and the result;
+a player who closes the browser shows in words on the other page, and the computer plays for them after the
+table's grace. The table at a turn, a full table and the result screen are checked for every installed game, the
+test-only fourth included; a reveal, for the games that have one.
 
 One browser page per game is reused across the four sizes (``set_viewport_size``). Tables are set up through the
 services in this process, each player logged in by a session cookie. Screenshots: ``test-artifacts/table-*.png``.
@@ -26,7 +28,7 @@ pytestmark = pytest.mark.e2e
 
 SIZES = [(1280, 800), (1440, 900), (375, 812), (812, 375)]
 LAPTOP, PHONE = SIZES[0], SIZES[2]
-# The player's own pieces, per game; a game not named here: its board.
+# The player's own pieces, per game; for a game not named here, its board.
 OWN_PIECES = {"perudo": ".my-dice .die", "spicy": ".spicy-hand .spicy-card", "chinesecheckers": ".cc-control"}
 BOARD = "[data-board] > *"
 

@@ -6,7 +6,11 @@ game found by the registry, over many playouts, player counts and option sets.
 
 What is checked (the promises of ``tapete_sdk.plugin``):
 
-* states and views are plain JSON and survive a JSON round-trip; ``apply_action`` never mutates its input;
+* the rules have every member of the contract (:class:`~tapete_sdk.plugin.GameRules`); every option has a label, a
+  help text and a label for each choice; the declarations agree with the rules (:func:`check_declarations`);
+* states and views are plain JSON and survive a JSON round-trip; ``apply_action`` never mutates its input, and
+  nothing else does either: views, legal actions, ``timeout_action``, ``sample_chance``, ``determinize``, canonical
+  forms and refused actions leave the state as they found it;
 * every seat in ``to_act`` has a legal action, seats outside it have none, ``awaited`` is a subset of ``to_act``;
 * legal actions apply without error; actions outside the list (another seat's, or ones legal earlier) are refused
   with ``IllegalAction``/``MalformedAction``; the timeout action is legal for every awaited seat;
@@ -51,6 +55,9 @@ from tapete_sdk.plugin import (
 )
 
 JSON = object
+# json.dumps without the encoder's bookkeeping of the containers it is inside: the playouts spend much of their
+# time encoding, and a cycle, which could not survive the round-trip checked below, still fails (RecursionError).
+_dumps = json.JSONEncoder(check_circular=False).encode
 
 
 class ConformanceError(AssertionError):
@@ -116,10 +123,28 @@ def random_setups(rules: GameRules, rng: random.Random, count: int) -> Iterator[
         yield options, num_players
 
 
+# The contract's members: its attributes (annotated) and its methods.
+CONTRACT_MEMBERS = (
+    *GameRules.__annotations__,
+    *(name for name, member in vars(GameRules).items() if callable(member) and not name.startswith("_")),
+)
+
+
 def check_declarations(rules: GameRules) -> None:
-    """The game's optional declarations agree with its rules: the declared player counts are the ones its
-    ``normalize_options`` accepts, every count falls in one of its rating pools, and its presets and "Play now"
-    table are valid."""
+    """The game has every member of the contract and its declarations agree with its rules: every option is
+    labelled and explained (the lobby's form and the how-to page show them), the declared player counts are the
+    ones its ``normalize_options`` accepts, every count falls in one of its rating pools, and its presets and "Play
+    now" table are valid."""
+    missing = [name for name in CONTRACT_MEMBERS if not hasattr(rules, name)]
+    if missing:
+        raise ConformanceError(f"{getattr(rules, 'key', rules)} lacks the contract's {', '.join(missing)}")
+    for option in rules.options:
+        texts = [option.label, option.help, *(label for _value, label in option.choices)]
+        if not all(isinstance(text, str) and text for text in texts):
+            raise ConformanceError(
+                f"{rules.key}: option {option.name!r} needs a label, a help text and a label for each choice "
+                f"(non-empty strings, translated by the site)"
+            )
     counts = player_counts_of(rules)
     for num_players in range(rules.min_players - 1, rules.max_players + 2):
         try:
@@ -242,6 +267,23 @@ def _check_one(run: tuple[str, str | None, dict, int, int, Depth]) -> None:
     check_game(registry.get(game), options, num_players, seed, depth)
 
 
+_READ_CHANGED_THE_STATE = (
+    "the state changed while it was only read: by view, legal_actions, to_act, awaited, outcome, timeout_action, "
+    "sample_chance, determinize, canonical_action or a refused apply_action"
+)
+
+
+@dataclass(frozen=True)
+class _Step:
+    """What one step asks of the rules once and checks against: the state's JSON text (its snapshot), who may act,
+    each seat's legal actions and each seat's view (None: a spectator's)."""
+
+    text: str
+    acting: frozenset[int]
+    legal: dict[int, list[dict]]
+    views: dict[int | None, dict]
+
+
 class _Playout:
     def __init__(self, rules: GameRules, options: dict, num_players: int, seed: int, depth: Depth) -> None:
         self.rules = rules
@@ -265,25 +307,27 @@ class _Playout:
         state = rules.initial_state(self.options, self.num_players)
         log: list[tuple[int, dict]] = []
         for self.step in range(max_steps):
-            self.check_state(state)
-            acting = rules.to_act(state)
-            if not acting:
-                return self.check_end(state, log)
-            if CHANCE in acting:
-                if acting != frozenset({CHANCE}):
-                    self.fail(f"CHANCE pending together with seats {sorted(acting)}")
+            step = self.check_state(state)
+            if not step.acting:
+                return self.check_end(state, step, log)
+            if CHANCE in step.acting:
+                if step.acting != frozenset({CHANCE}):
+                    self.fail(f"CHANCE pending together with seats {sorted(step.acting)}")
                 seat, action = CHANCE, rules.sample_chance(state, self.rng)
             else:
-                seat = self.rng.choice(sorted(acting))
-                action = self.rng.choice(rules.legal_actions(state, seat))
-            state = self.apply_checked(state, seat, action)
+                seat = self.rng.choice(sorted(step.acting))
+                action = self.rng.choice(step.legal[seat])
+            state = self.apply_checked(state, step, seat, action)
             log.append((seat, action))
         self.fail(f"the game did not end within {max_steps} steps")
         raise AssertionError  # unreachable
 
-    def check_state(self, state: dict) -> None:
+    def check_state(self, state: dict) -> _Step:
+        """The promises about one state; returns what the rest of the step reuses (each asked of the rules once)."""
         rules = self.rules
-        if json.loads(json.dumps(state)) != state:
+        # JSON text is a faithful snapshot of a JSON state (checked here) and ~7x cheaper than a deep copy.
+        text = _dumps(state)
+        if json.loads(text) != state:
             self.fail("state does not survive a JSON round-trip")
         acting = rules.to_act(state)
         awaited = rules.awaited(state)
@@ -291,57 +335,73 @@ class _Playout:
             self.fail(f"awaited {sorted(awaited)} is not a subset of to_act {sorted(acting)}")
         if acting and rules.outcome(state) is not None:
             self.fail("outcome is set while seats may still act")
+        legal = {}
         for seat in self.seats:
-            legal = rules.legal_actions(state, seat)
-            if seat in acting and not legal:
+            legal[seat] = rules.legal_actions(state, seat)
+            if seat in acting and not legal[seat]:
                 self.fail(f"seat {seat} is in to_act but has no legal action")
-            if seat not in acting and legal:
-                self.fail(f"seat {seat} is not in to_act but has legal actions {legal[:3]}")
-            self.seen_actions.extend(legal[:5])
+            if seat not in acting and legal[seat]:
+                self.fail(f"seat {seat} is not in to_act but has legal actions {legal[seat][:3]}")
+            self.seen_actions.extend(legal[seat][:5])
             if seat in awaited:
                 timeout = rules.timeout_action(state, seat)
-                if timeout not in legal:
+                if timeout not in legal[seat]:
                     self.fail(f"timeout action {timeout} of seat {seat} is not legal")
+        views = {}
         for seat in [*self.seats, None]:
-            view = rules.view(state, seat)
-            if json.loads(json.dumps(view)) != view:
+            views[seat] = rules.view(state, seat)
+            if json.loads(_dumps(views[seat])) != views[seat]:
                 self.fail(f"view of seat {seat} does not survive a JSON round-trip")
+        step = _Step(text, acting, legal, views)
         if self.depth.probe_illegal and CHANCE not in acting:
-            self.probe_illegal(state, acting)
+            self.probe_illegal(state, step)
         if self.depth.canonical_actions and CHANCE not in acting and self.step % 2 == 0:
-            self.check_canonical(state, acting)
+            self.check_canonical(state, step)
         if self.depth.hidden_information:
-            self.check_hidden_information(state)
+            self.check_hidden_information(state, step)
+        return step
 
-    def apply_checked(self, state: dict, seat: int, action: dict) -> dict:
-        # JSON text is a faithful snapshot of a JSON state (checked above) and ~7x cheaper than a deep copy.
-        before = json.dumps(state)
-        action_before = json.dumps(action)
+    def apply_checked(self, state: dict, step: _Step, seat: int, action: dict) -> dict:
+        action_before = _dumps(action)
         if self.depth.apply_every_legal and seat != CHANCE:
-            for other_action in self.rules.legal_actions(state, seat):
+            for other_action in step.legal[seat]:
                 self.rules.apply_action(state, seat, other_action)
         new_state, events = self.rules.apply_action(state, seat, action)
-        if json.dumps(state) != before or json.dumps(action) != action_before:
+        if _dumps(action) != action_before:
             self.fail(f"apply_action mutated its input ({action})")
+        if _dumps(state) != step.text:
+            self.fail(self.what_changed_the_state(step, seat, action))
         for event in events:
             visible_to = event.get("visible_to", "missing")
             if visible_to is not None and not (
                 isinstance(visible_to, list) and all(s in self.seats for s in visible_to)
             ):
                 self.fail(f"event {event} has no valid visible_to")
-        if json.loads(json.dumps(events)) != events:
+        if json.loads(_dumps(events)) != events:
             self.fail("events do not survive a JSON round-trip")
         if self.depth.hidden_information:
             self.check_events_leak_nothing(state, seat, action, new_state, events)
         return new_state
 
-    def probe_illegal(self, state: dict, acting: frozenset[int]) -> None:
-        """Actions outside a seat's legal list are refused and change nothing."""
+    def what_changed_the_state(self, step: _Step, seat: int, action: dict) -> str:
+        """The state changed during the step (one comparison after ``apply_action`` covers every call): the step's
+        ``apply_action`` calls again, each on a fresh copy, tell whether it was one of them or a call that only
+        reads."""
+        applied = step.legal[seat] if self.depth.apply_every_legal and seat != CHANCE else []
+        for each in [*applied, action]:
+            fresh = json.loads(step.text)
+            self.rules.apply_action(fresh, seat, each)
+            if _dumps(fresh) != step.text:
+                return f"apply_action mutated its input ({each})"
+        return _READ_CHANGED_THE_STATE
+
+    def probe_illegal(self, state: dict, step: _Step) -> None:
+        """Actions outside a seat's legal list are refused (and change nothing: checked after the step's action)."""
         rules = self.rules
         probes: list[tuple[int, dict, type[RulesError]]] = []
-        outsiders = [s for s in self.seats if s not in acting]
-        for seat in acting:
-            legal = rules.legal_actions(state, seat)
+        outsiders = [s for s in self.seats if s not in step.acting]
+        for seat in step.acting:
+            legal = step.legal[seat]
             for outsider in outsiders[:2]:
                 probes.append((outsider, self.rng.choice(legal), IllegalAction))
             for old in self.rng.sample(self.seen_actions, min(4, len(self.seen_actions))):
@@ -358,13 +418,12 @@ class _Playout:
                 self.fail(f"{action} from seat {seat} raised {type(error).__name__}, not {expected.__name__}")
             self.fail(f"seat {seat} may play {action}, which is not in its legal actions")
 
-    def check_canonical(self, state: dict, acting: frozenset[int]) -> None:
+    def check_canonical(self, state: dict, step: _Step) -> None:
         """What the engine stores is the canonical form: a listed action with extra fields has the listed action as
         its canonical form, and actions that are not legal (another seat's, an unknown type) have none."""
         rules = self.rules
-        for seat in acting:
-            legal = rules.legal_actions(state, seat)
-            action = self.rng.choice(legal)
+        for seat in step.acting:
+            action = self.rng.choice(step.legal[seat])
             sent = {**action, "junk": "<script>" + "A" * 64, "seat": 99}
             try:
                 canonical = canonical_action(rules, state, seat, sent)
@@ -372,7 +431,7 @@ class _Playout:
                 self.fail(f"the legal action {sent} of seat {seat} has no canonical form: {error}")
             if canonical != action:
                 self.fail(f"the canonical form of {sent} is {canonical}, not the listed {action}")
-            for outsider in [s for s in self.seats if s not in acting][:1]:
+            for outsider in [s for s in self.seats if s not in step.acting][:1]:
                 self.expect_no_canonical(state, outsider, action)
             self.expect_no_canonical(state, seat, {"type": "no-such-action"})
 
@@ -383,17 +442,15 @@ class _Playout:
             return
         self.fail(f"{action} from seat {seat} is not legal but has the canonical form {canonical}")
 
-    def check_hidden_information(self, state: dict) -> None:
+    def check_hidden_information(self, state: dict, step: _Step) -> None:
         """A seat's view and legal actions are functions of what it may know."""
         rules = self.rules
         for seat in [*self.seats, None]:
-            view = rules.view(state, seat)
-            legal = rules.legal_actions(state, seat) if seat is not None else None
             for _ in range(2):
                 other = rules.determinize(state, seat, self.rng)
-                if rules.view(other, seat) != view:
+                if rules.view(other, seat) != step.views[seat]:
                     self.fail(f"view of seat {seat} changes when hidden information is re-dealt")
-                if seat is not None and rules.legal_actions(other, seat) != legal:
+                if seat is not None and rules.legal_actions(other, seat) != step.legal[seat]:
                     self.fail(f"legal actions of seat {seat} depend on hidden information")
 
     def check_events_leak_nothing(
@@ -418,7 +475,7 @@ class _Playout:
                     self.fail(f"events seen by {observer} after {action} depend on hidden information")
                 break
 
-    def check_end(self, state: dict, log: list[tuple[int, dict]]) -> Outcome:
+    def check_end(self, state: dict, step: _Step, log: list[tuple[int, dict]]) -> Outcome:
         outcome = self.rules.outcome(state)
         if outcome is None:
             self.fail("nobody may act but there is no outcome")
@@ -429,6 +486,8 @@ class _Playout:
             self.fail("seats are awaited after the end")
         if replay(self.rules, self.options, self.num_players, log) != state:
             self.fail("replaying the action log gives a different final state")
+        if _dumps(state) != step.text:
+            self.fail(_READ_CHANGED_THE_STATE)
         return outcome
 
 

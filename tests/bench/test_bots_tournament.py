@@ -16,6 +16,7 @@ from bench.bots_tournament import (
     entrants_of,
     fair_share,
     head_to_head,
+    reference_player,
     sample_options,
     seatings,
     wilson_interval,
@@ -65,8 +66,16 @@ def test_option_draws_vary_and_the_rules_accept_them(key):
     assert changing == drawn - {"challengeGraceMs"}
 
 
-@pytest.mark.parametrize("key", ["perudo", "spicy"])
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize(
+    ("key", "players"),
+    [
+        (rules.key, players)
+        for rules in registry.all_games()
+        if reference_player(rules.key) is not None
+        for players in (2, 4)
+        if players in player_counts_of(rules)
+    ],
+)
 def test_reference_players_finish_games_with_varied_options(key, players):
     """play() raises if a bot hands back an action the rules refuse, or if every acting bot declines."""
     rules = registry.get(key)

@@ -1,8 +1,10 @@
 """The table as a player sees it, in the real browser, at a laptop's, a large laptop's, a phone's and a phone-on-
-its-side's viewport: no scrolling, the player's own dice / hand / marbles and every control they may use now
-inside the viewport and not covered by anything (``elementFromPoint`` at their centre); axe-core finds no
-violation at the player's turn, a reveal and the result; a player who closes the browser shows in words on the
-other page, and the computer plays for them after the table's grace.
+its-side's viewport: no scrolling, the player's own dice / hand / marbles (the board, for a game not named in
+OWN_PIECES) and every control they may use now inside the viewport and not covered by anything
+(``elementFromPoint`` at their centre); axe-core finds no violation at the player's turn, a reveal and the result;
+a player who closes the browser shows in words on the other page, and the computer plays for them after the
+table's grace. The table at a turn, a full table and the result screen are checked for every installed game, the
+test-only fourth included; a reveal, for the games that have one.
 
 One browser page per game is reused across the four sizes (``set_viewport_size``). Tables are set up through the
 services in this process, each player logged in by a session cookie. Screenshots: ``test-artifacts/table-*.png``.
@@ -12,10 +14,12 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from tapete_sdk import registry
+from tapete_sdk.plugin import player_counts_of
 
 from botapi.analysis.store import analysis_compute
 from lobby import services as lobby
-from tests.conftest import play_bid_then_dudo, play_to_the_end
+from tests.conftest import FAST_OPTIONS, GAME_KEYS, play_bid_then_dudo, play_to_the_end
 from tests.e2e.axe import assert_accessible
 from tests.e2e.conftest import ARTIFACTS
 from turnengine import services, timers
@@ -25,7 +29,9 @@ pytestmark = pytest.mark.e2e
 
 SIZES = [(1280, 800), (1440, 900), (375, 812), (812, 375)]
 LAPTOP, PHONE = SIZES[0], SIZES[2]
+# The player's own pieces, per game; for a game not named here, its board.
 OWN_PIECES = {"perudo": ".my-dice .die", "spicy": ".spicy-hand .spicy-card", "chinesecheckers": ".cc-control"}
+BOARD = "[data-board] > *"
 
 # Every player's chip, every visible, enabled control of the table, and the player's own pieces: each inside the
 # viewport and the topmost element at its centre (a hidden radio counts through its label).
@@ -87,7 +93,7 @@ def _table(make_user, game, *, players=2, grace_seconds=30, time_control="normal
         user=users[0],
         game=game,
         num_players=players,
-        options={"challengeGraceMs": 0} if game == "spicy" else {},
+        options=FAST_OPTIONS[game],
         ranked=False,
         time_control=time_control,
         grace_seconds=grace_seconds,
@@ -115,7 +121,7 @@ def _check_all_sizes(page, game, state, players=2):
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
         page.screenshot(path=str(ARTIFACTS / f"table-{game}-{state}-{width}x{height}.png"))
-        report = page.evaluate(CHECK_LAYOUT, [OWN_PIECES[game], players])
+        report = page.evaluate(CHECK_LAYOUT, [OWN_PIECES.get(game, BOARD), players])
         assert not report["problems"], f"{game} {state} at {width}x{height}: {report['problems']}"
         assert report["controls"] > 0
 
@@ -142,14 +148,14 @@ def _audit(page, where, sizes=(LAPTOP, PHONE)):
 
 
 @pytest.mark.frontend
-@pytest.mark.parametrize("game", ["perudo", "spicy", "chinesecheckers"])
+@pytest.mark.parametrize("game", GAME_KEYS)
 def test_the_table_fits_every_screen_at_the_players_turn_and_passes_axe(browser, live_url, seat_users, game):
     match, users = _table(seat_users, game)
     context, page, errors = _login(browser, live_url, users[_awaited(match)])
     try:
         _open(page, match)
         _check_all_sizes(page, game, "turn")
-        if game == "chinesecheckers":
+        if game == "chinesecheckers":  # its marbles are the smallest pieces to tap
             _check_finger_targets(page)
         _audit(page, f"the {game} table at the player's turn")
         assert not errors
@@ -157,11 +163,17 @@ def test_the_table_fits_every_screen_at_the_players_turn_and_passes_axe(browser,
         context.close()
 
 
+# A full table is a game's largest, but Spicy's is its Play now table (three): at six players with long names its
+# hand falls below a phone's screen, a defect of Spicy's page still to fix.
+FULL_TABLE = {"spicy": 3}
+
+
 @pytest.mark.frontend
-@pytest.mark.parametrize("game, players", [("perudo", 4), ("spicy", 3), ("chinesecheckers", 6)])
-def test_every_player_of_a_full_table_is_in_view_at_every_size(browser, live_url, seat_users, game, players):
-    """Play now's tables (four at Perudo, three at Spicy) and six at Chinese Checkers: the players' chips, long names
-    included, wrap rather than scroll away or hide behind the tools, and the board still fits."""
+@pytest.mark.parametrize("game", GAME_KEYS)
+def test_every_player_of_a_full_table_is_in_view_at_every_size(browser, live_url, seat_users, game):
+    """The players' chips, long names included, wrap rather than scroll away or hide behind the tools, and the board
+    still fits."""
+    players = FULL_TABLE.get(game) or max(player_counts_of(registry.get(game)))
     match, users = _table(seat_users, game, players=players)
     for user in users:
         type(user).objects.filter(pk=user.pk).update(username=f"bartholomew-of-the-long-name-{user.pk}")
@@ -190,11 +202,16 @@ def _spicy_reveal(match, users):
     _play_first(match, users, "challenge", seat=1 - seat)
 
 
+# The games that hide something and show it at a reveal (Perudo's cups, Spicy's challenged card), each reached by
+# its own moves.
+REVEALS = {"perudo": play_bid_then_dudo, "spicy": _spicy_reveal}
+
+
 @pytest.mark.frontend
-@pytest.mark.parametrize("game", ["perudo", "spicy"])
+@pytest.mark.parametrize("game", REVEALS)
 def test_a_reveal_lies_on_the_table_without_pushing_the_controls_away(browser, live_url, seat_users, game):
     match, users = _table(seat_users, game)
-    (play_bid_then_dudo if game == "perudo" else _spicy_reveal)(match, users)
+    REVEALS[game](match, users)
     context, page, errors = _login(browser, live_url, users[_awaited(match)])
     try:
         _open(page, match)
@@ -206,19 +223,25 @@ def test_a_reveal_lies_on_the_table_without_pushing_the_controls_away(browser, l
         context.close()
 
 
-@pytest.mark.parametrize("game", ["perudo", "spicy", "chinesecheckers"])
+def _end_by_vote(match, users):
+    """One player leaves, the other ends the table."""
+    timers.seat_leave(match_id=match.pk, user=users[1])
+    timers.match_end_by_vote(match_id=match.pk, user=users[0])
+    match.refresh_from_db()
+    return match
+
+
+# How a game's table ends: played to the end; Chinese Checkers' by a vote, so that the result screen of a table ended
+# early is checked too.
+ENDINGS = {"chinesecheckers": _end_by_vote}
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
 def test_the_result_screen_ranks_everyone_and_offers_play_again_and_the_lobby(
     browser, live_url, seat_users, game
 ):
     match, users = _table(seat_users, game)
-    if (
-        game == "chinesecheckers"
-    ):  # a long game: one player leaves, the other ends the table (a quicker result)
-        timers.seat_leave(match_id=match.pk, user=users[1])
-        timers.match_end_by_vote(match_id=match.pk, user=users[0])
-        match.refresh_from_db()
-    else:
-        match = play_to_the_end(match, users)
+    match = ENDINGS.get(game, play_to_the_end)(match, users)
     winner = match.result["ranking"][0][0]
     context, page, errors = _login(browser, live_url, users[winner])
     try:

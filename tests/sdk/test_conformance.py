@@ -1,5 +1,7 @@
-"""Every registered game passes the shared conformance suite over many random playouts."""
+"""Every registered game passes the shared conformance suite over many random playouts; and the suite catches a
+game that breaks a promise (each "broken game" below wraps a real one and breaks one thing)."""
 
+import dataclasses
 import random
 
 import pytest
@@ -15,6 +17,7 @@ from tapete_sdk.conformance import (
     check_playouts,
     random_setups,
 )
+from tapete_sdk.plugin import RulesError
 
 from turnengine.game_app import GameAppConfig
 
@@ -55,31 +58,57 @@ def test_every_installed_game_app_is_registered_and_every_game_package_is_discov
     assert {rules.key for rules in registry.discover()} == installed
 
 
-class _OddPlayerCounts:
-    """A game whose declared player counts disagree with the counts its options accept."""
-
-    def __init__(self, rules, player_counts):
-        self._rules = rules
-        self.player_counts = player_counts
-
-    def __getattr__(self, name):
-        return getattr(self._rules, name)
-
-
-def test_the_suite_catches_declared_player_counts_the_rules_refuse():
-    chinese_checkers = registry.get("chinesecheckers")
-    with pytest.raises(ConformanceError, match="5 players refused"):
-        check_declarations(_OddPlayerCounts(chinese_checkers, (2, 3, 4, 5, 6)))
-
-
-class _MutatingRules:
-    """A game that breaks one promise: its ``apply_action`` writes into the state it was given."""
+class _Broken:
+    """A real game seen through a wrapper: each subclass breaks one promise and keeps the rest."""
 
     def __init__(self, rules):
         self._rules = rules
 
     def __getattr__(self, name):
         return getattr(self._rules, name)
+
+
+class _OddPlayerCounts(_Broken):
+    """A game whose declared player counts disagree with the counts its options accept."""
+
+    player_counts = (2, 3, 4, 5, 6)
+
+
+def test_the_suite_catches_declared_player_counts_the_rules_refuse():
+    with pytest.raises(ConformanceError, match="5 players refused"):
+        check_declarations(_OddPlayerCounts(registry.get("chinesecheckers")))
+
+
+class _WithoutDeterminize(_Broken):
+    """A game that leaves out a member of the contract: it cannot re-deal what a seat does not see."""
+
+    def __getattr__(self, name):
+        if name == "determinize":
+            raise AttributeError(name)
+        return super().__getattr__(name)
+
+
+def test_the_suite_catches_a_game_without_a_member_of_the_contract():
+    with pytest.raises(ConformanceError, match="tictactoe lacks the contract's determinize"):
+        check_declarations(_WithoutDeterminize(registry.get("tictactoe")))
+
+
+class _UnexplainedOption(_Broken):
+    """A game whose first option has no help text for the lobby's form and the how-to page."""
+
+    @property
+    def options(self):
+        first, *rest = self._rules.options
+        return (dataclasses.replace(first, help=""), *rest)
+
+
+def test_the_suite_catches_an_option_without_a_help_text():
+    with pytest.raises(ConformanceError, match="needs a label, a help text"):
+        check_declarations(_UnexplainedOption(registry.get("perudo")))
+
+
+class _MutatingRules(_Broken):
+    """A game whose ``apply_action`` writes into the state it was given."""
 
     def apply_action(self, state, seat, action):
         new_state, events = self._rules.apply_action(state, seat, action)
@@ -88,9 +117,9 @@ class _MutatingRules:
 
 
 def test_the_suite_catches_an_apply_action_that_mutates_its_input():
-    perudo = next(rules for rules in GAMES if rules.key == "perudo")
+    perudo = registry.get("perudo")
     options, num_players = next(random_setups(perudo, random.Random(3), 1))
-    with pytest.raises(ConformanceError, match="mutated its input"):
+    with pytest.raises(ConformanceError, match="apply_action mutated its input"):
         check_game(_MutatingRules(perudo), options, num_players, seed=3, depth=FAST)
 
 
@@ -118,4 +147,45 @@ class _StepsForVersions:
 def test_the_suite_catches_an_analysis_whose_moves_are_not_rows_of_the_log():
     perudo = registry.get("perudo")
     with pytest.raises(ConformanceError, match="not those of a row of the log"):
-        check_analysis(perudo, _StepsForVersions(registry.analysis("perudo")), *_setups(perudo, 3, 1)[0], seed=1)
+        check_analysis(
+            perudo, _StepsForVersions(registry.analysis("perudo")), *_setups(perudo, 3, 1)[0], seed=1
+        )
+
+
+class _RefusalThatMutates(_Broken):
+    """A game whose ``apply_action`` writes into the state before it refuses an action."""
+
+    def apply_action(self, state, seat, action):
+        try:
+            return self._rules.apply_action(state, seat, action)
+        except RulesError:
+            state["refused"] = True
+            raise
+
+
+class _ViewThatMutates(_Broken):
+    """A game whose ``view`` writes into the state it shows."""
+
+    def view(self, state, seat):
+        state["viewed"] = True
+        return self._rules.view(state, seat)
+
+
+class _DeterminizeThatMutates(_Broken):
+    """A game whose ``determinize`` writes into the state it re-deals from (the deep playouts call it)."""
+
+    def determinize(self, state, seat, rng):
+        state["redealt"] = True
+        return self._rules.determinize(state, seat, rng)
+
+
+@pytest.mark.parametrize(
+    ("broken", "depth"),
+    [(_RefusalThatMutates, FAST), (_ViewThatMutates, FAST), (_DeterminizeThatMutates, DEEP)],
+    ids=["refused-action", "view", "determinize"],
+)
+def test_the_suite_catches_a_call_that_changes_a_state_it_should_only_read(broken, depth):
+    perudo = registry.get("perudo")
+    options, num_players = next(random_setups(perudo, random.Random(3), 1))
+    with pytest.raises(ConformanceError, match="the state changed while it was only read"):
+        check_game(broken(perudo), options, num_players, seed=3, depth=depth)

@@ -1,22 +1,16 @@
-"""The plugin contract for Perudo: action shapes, chance handling, views and secrets, random playouts, purity."""
+"""Perudo through the plugin contract: the codes of refused actions, chance handling, what views and events show,
+and random games under every variant. The promises every game keeps (plain JSON, purity, views blind to re-dealt
+dice, replay...) are the shared conformance suite's: tests/sdk/test_conformance.py."""
 
-import json
 import random
-from pathlib import Path
 
 import pytest
 from perudo_scenario import DUDO, act, apply, bid, new_game, play, start
-from tapete_sdk.plugin import CHANCE, GameRules, IllegalAction, MalformedAction, play_random, replay
+from tapete_sdk.plugin import CHANCE, IllegalAction, MalformedAction, play_random, replay
 
 from games.perudo.rules import RULES
 
 HANDS = [[1, 2, 3, 4, 5], [2, 2, 6, 6, 3], [4, 4, 5, 1, 6]]
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def test_rules_implement_the_plugin_contract():
-    assert isinstance(RULES, GameRules)
-    assert (RULES.key, RULES.min_players, RULES.max_players) == ("perudo", 2, 6)
 
 
 @pytest.mark.parametrize(
@@ -94,10 +88,6 @@ def test_the_view_shows_own_dice_only():
     assert RULES.view(state, 1)["my_dice"] == HANDS[1]
     spectator = RULES.view(state, None)
     assert (spectator["seat"], spectator["my_dice"], spectator["my_dice_count"]) == (None, None, None)
-    for seat in (0, 1, 2, None):
-        view = RULES.view(state, seat)
-        for _ in range(5):
-            assert RULES.view(RULES.determinize(state, seat, random.Random(_)), seat) == view
 
 
 def test_dice_counts_are_shown_only_when_lost_dice_are_visible():
@@ -141,18 +131,21 @@ RANDOM_SETUPS = [
 ]
 
 
-def test_random_playouts_finish_and_rank_every_seat():
+def test_every_game_ends_with_one_player_holding_dice_who_wins_alone():
+    """§3: the last player with dice wins, alone, even when a Calza with ``othersLoseOne`` puts several out at
+    once."""
     rng = random.Random(7)
     for index in range(300):
         options, players = RANDOM_SETUPS[index % len(RANDOM_SETUPS)]
         playout = play_random(RULES, options, players, rng)
         state = replay(RULES, playout.options, players, playout.log)
-        outcome = RULES.outcome(state)
-        assert sorted(seat for group in outcome.ranking for seat in group) == list(range(players))
-        assert len(outcome.ranking[0]) == 1
+        holding_dice = [seat for seat, count in enumerate(state["counts"]) if count]
+        assert len(holding_dice) == 1 and RULES.outcome(state).ranking[0] == holding_dice
 
 
-def test_views_and_events_never_reveal_another_seats_dice_before_the_reveal():
+def test_rolled_dice_reach_only_their_owner_until_a_reveal_shows_them():
+    """§1: everyone rolls in secret and sees only their own dice; only a Dudo, a Calza or a roll-off for the first
+    player shows dice to everyone."""
     rng = random.Random(11)
     for options, players in RANDOM_SETUPS:
         normalized = RULES.normalize_options(options, players)
@@ -168,10 +161,3 @@ def test_views_and_events_never_reveal_another_seats_dice_before_the_reveal():
             for event in events:
                 if "dice" in event and event["type"] not in ("dudo", "calza", "roll_off"):
                     assert event["visible_to"] == [event["seat"]]
-            for observer in [*range(players), None]:
-                view = RULES.view(state, observer)
-                assert json.loads(json.dumps(view)) == view
-                world = RULES.determinize(state, observer, rng)
-                assert RULES.view(world, observer) == view
-                if observer is not None:
-                    assert RULES.legal_actions(world, observer) == RULES.legal_actions(state, observer)

@@ -34,13 +34,6 @@ def test_every_option_has_the_default_of_the_rules_spec():
     assert RULES.normalize_options({}, 4) == DEFAULTS
 
 
-def test_option_labels_and_help_are_plain_strings_for_translation():
-    for option in RULES.options:
-        assert isinstance(option.label, str) and option.label
-        assert isinstance(option.help, str) and option.help
-        assert all(isinstance(label, str) for _value, label in option.choices)
-
-
 @pytest.mark.parametrize(
     ("options", "players", "code"),
     [

@@ -1,14 +1,15 @@
-"""The plugin contract for Spicy: views, hidden information, timeouts, grace periods, purity and random playouts."""
+"""Spicy through the plugin contract: what views and events show, what determinize re-deals, timeouts, grace
+periods, and random games under every variant. The promises every game keeps (plain JSON, purity, views blind to
+re-dealt cards, replay...) are the shared conformance suite's: tests/sdk/test_conformance.py."""
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 
 import pytest
 from spicy_scenarios import all_cards, assert_all_cards_accounted_for, challenge, play, start, step
-from tapete_sdk.plugin import CHANCE, GameRules, IllegalAction, replay
+from tapete_sdk.plugin import CHANCE, IllegalAction
 
 from games.spicy.rules import RULES
 
@@ -29,57 +30,44 @@ OPTION_SETS = [
 ]
 
 
-def test_rules_implement_the_plugin_protocol():
-    assert isinstance(RULES, GameRules)
-    assert all(option.label and option.help for option in RULES.options)
+# -- random games -------------------------------------------------------------------------------------------------
 
 
-# -- random playouts ----------------------------------------------------------------------------------------------
-
-
-def _playout(options, num_players, rng, check_every_step=False):
-    options = RULES.normalize_options(options, num_players)
-    state = RULES.initial_state(options, num_players)
-    log = []
+def _playout(options, num_players, rng, count_the_cards=False):
+    """A random game: its final state and every event."""
+    state = RULES.initial_state(RULES.normalize_options(options, num_players), num_players)
     seen_events = []
     while RULES.to_act(state):
         acting = RULES.to_act(state)
         if CHANCE in acting:
             seat, action = CHANCE, RULES.sample_chance(state, rng)
         else:
-            assert RULES.awaited(state) <= acting
             seat = rng.choice(sorted(acting))
             action = rng.choice(RULES.legal_actions(state, seat))
-        before = copy.deepcopy(state) if check_every_step else None
         state, events = RULES.apply_action(state, seat, action)
-        if check_every_step:
-            assert json.loads(json.dumps(state)) == state
+        if count_the_cards:
             assert_all_cards_accounted_for(state)
-        assert before is None or RULES.apply_action(before, seat, action)[0] == state
         seen_events += events
-        log.append((seat, action))
-    return options, state, log, seen_events
+    return state, seen_events
 
 
-def test_random_playouts_finish_with_a_full_ranking():
+def test_random_games_end_by_worlds_end_an_empty_draw_pile_and_a_second_trophy():
+    """§6: each way a game ends comes up in random games under the variants (within 300 of them)."""
     rng = random.Random(2024)
     reasons = set()
     for index in range(300):
-        num_players = 2 + index % 5
-        options, state, log, _events = _playout(OPTION_SETS[index % len(OPTION_SETS)], num_players, rng)
-        outcome = RULES.outcome(state)
-        assert sorted(seat for group in outcome.ranking for seat in group) == list(range(num_players))
-        assert RULES.awaited(state) == frozenset()
-        reasons.add(outcome.reason)
-        if index % 25 == 0:
-            assert replay(RULES, options, num_players, log) == state
-    assert reasons >= {"worlds_end", "deck_empty", "second_trophy"}
+        state, _events = _playout(OPTION_SETS[index % len(OPTION_SETS)], 2 + index % 5, rng)
+        reasons.add(RULES.outcome(state).reason)
+        if reasons >= {"worlds_end", "deck_empty", "second_trophy"}:
+            return
+    pytest.fail(f"300 random games ended only by {sorted(reasons)}")
 
 
-def test_every_step_of_a_random_game_is_plain_json_and_keeps_all_100_cards():
+def test_every_step_of_a_random_game_keeps_all_100_cards():
+    """§1: the 100 cards are in hands, the draw pile, the stack or won piles at every step, whatever the variant."""
     rng = random.Random(7)
     for index, options in enumerate(OPTION_SETS):
-        _playout(options, 2 + index % 5, rng, check_every_step=True)
+        _playout(options, 2 + index % 5, rng, count_the_cards=True)
 
 
 # -- hidden information -------------------------------------------------------------------------------------------
@@ -88,7 +76,7 @@ def test_every_step_of_a_random_game_is_plain_json_and_keeps_all_100_cards():
 def test_private_events_go_only_to_their_seat_and_public_events_carry_no_hidden_card():
     rng = random.Random(5)
     for options in OPTION_SETS:
-        _options, _state, _log, events = _playout(options, 4, rng)
+        _state, events = _playout(options, 4, rng)
         for event in events:
             if event["type"] in PRIVATE_EVENTS:
                 assert event["visible_to"] == [event["seat"]]
@@ -152,12 +140,10 @@ def test_determinize_redeals_only_what_the_seat_cannot_see():
     rng = random.Random(1)
     for seat in (0, 1, 2, None):
         other = RULES.determinize(state, seat, rng)
-        assert RULES.view(other, seat) == RULES.view(state, seat)
         assert sorted(all_cards(other)) == sorted(all_cards(state))
         assert [len(hand) for hand in other["hands"]] == [len(hand) for hand in state["hands"]]
         assert 28 <= other["worlds_end_below"] <= 32
         if seat is not None:
-            assert RULES.legal_actions(other, seat) == RULES.legal_actions(state, seat)
             assert other["hands"][seat] == state["hands"][seat]
         step(other, 2, {"type": "challenge", "trait": "spice"})  # play goes on from the re-dealt state
 
@@ -244,25 +230,3 @@ def test_the_grace_period_covers_the_move_that_closes_a_last_card_without_requir
     state = play(state, 0, "chili-1", "chili", 1)
     assert RULES.action_delay_ms(state, 1, {"type": "pass"}) == 3000
     assert RULES.action_delay_ms(state, 2, {"type": "decline"}) == 0
-
-
-# -- purity -------------------------------------------------------------------------------------------------------
-
-
-def test_apply_action_never_mutates_its_input_even_when_it_raises():
-    state = play(start(HANDS), 0, "chili-7", "chili", 1)
-    before = copy.deepcopy(state)
-    action = {"type": "play", "card": "pepper-10", "declare": {"spice": "wasabi", "number": 9}}
-    with pytest.raises(IllegalAction):
-        RULES.apply_action(state, 1, action)
-    RULES.apply_action(state, 2, {"type": "challenge", "trait": "number"})
-    RULES.view(state, 0)
-    RULES.determinize(state, 0, random.Random(0))
-    assert state == before
-
-
-def test_states_survive_a_json_round_trip_and_play_on_identically():
-    state = play(start(HANDS, spiceItUp=["copy_cat"]), 0, "chili-7", "chili", 1)
-    copy_of = json.loads(json.dumps(state))
-    action = {"type": "copy", "card": "pepper-1"}
-    assert RULES.apply_action(copy_of, 2, action) == RULES.apply_action(state, 2, action)

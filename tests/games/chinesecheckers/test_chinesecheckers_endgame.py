@@ -1,4 +1,4 @@
-"""No Chinese Checkers table hangs on a computer player (issue 19): every pairing of levels finishes its games
+"""No Chinese Checkers table hangs on a computer player: every pairing of levels finishes its games
 well before ``maxTurns``, and a bot facing a player who parks a marble in its target uses what the
 blocked-target rule in force allows (a swap, or filling the holes left), or makes way when it is the one in the
 way. The same games check that the levels are in order."""

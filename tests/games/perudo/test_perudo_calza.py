@@ -53,7 +53,7 @@ def test_calza_gain_is_capped_at_max_dice():
 
 
 def test_calza_never_gives_a_die_above_the_number_the_player_started_with():
-    # Issue 19's case: startingDice 3, maxDice 5: a correct Calza at 3 dice gives nothing.
+    # The case once played wrong: startingDice 3, maxDice 5: a correct Calza at 3 dice gives nothing.
     three_twos = [[1, 2, 3], [2, 6, 6], [4, 4, 5]]
     state = play(start(three_twos, startingDice=3, maxDice=5, calza=True), (0, bid(3, 2)))
     state, events = act(state, 1, CALZA)

@@ -157,7 +157,7 @@ def test_one_die_players_may_change_the_face_with_the_italian_option():
 
 
 def test_palifico_one_die_may_change_face_is_for_the_other_one_die_players_not_the_palifico_player():
-    # Issue 19's case: counts [4, 1, 1], seat 2's Palifico round, bids 1×3, 2×3, 3×3 round the table.
+    # The case once played wrong: counts [4, 1, 1], seat 2's Palifico round, bids 1×3, 2×3, 3×3 round the table.
     state = new_game(3, first=1, startingDice=4, palificoOneDieMayChangeFace=True)
     for loser in (1, 1, 1, 2, 2, 2):
         state = lose_die(state, loser)

@@ -64,7 +64,11 @@ def summary(data: dict, names: dict[int, str]) -> list[str]:
     for player in data["players"]:
         if player["calls"]:
             lines.append(
-                _("%(name)s's Dudo and Calza calls: %(right)s right out of %(count)s.")
+                ngettext(
+                    "%(name)s's Dudo and Calza calls: %(right)s right out of %(count)s.",
+                    "%(name)s's Dudo and Calza calls: %(right)s right out of %(count)s.",
+                    player["calls_right"],  # French and Italian agree "right" with this number
+                )
                 % {"name": names[player["seat"]], "right": player["calls_right"], "count": player["calls"]}
             )
     if data["players"]:

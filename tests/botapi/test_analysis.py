@@ -10,11 +10,13 @@ import io
 
 import pytest
 from django.core.management import call_command
+from django.utils import translation
 from tapete_sdk import registry
 
 from botapi.analysis.store import analysis_compute
 from botapi.checks import analysis_has_both_halves
 from botapi.models import Analysis
+from games.perudo import analysis_words
 from tests.conftest import FAST_OPTIONS, GAME_KEYS, play_to_the_end
 from turnengine import game_app, services
 from turnengine.models import Match
@@ -118,3 +120,28 @@ def test_the_system_check_reports_a_game_with_numbers_and_no_words(monkeypatch):
         and "tests.tictactoe" in error.msg
         and "no module analysis_words" in error.msg
     )
+
+
+@pytest.mark.parametrize(
+    "language, right, said",
+    [
+        ("en", 1, "1 right out of 2"),
+        ("fr", 1, "1 juste sur 2"),
+        ("fr", 2, "2 justes sur 2"),
+        ("it", 1, "1 giusto su 2"),
+        ("it", 0, "0 giusti su 2"),
+    ],
+)
+def test_perudo_counts_a_players_right_calls_in_the_readers_grammar(language, right, said):
+    player = {
+        "seat": 0,
+        "bids": [],
+        "calls": 2,
+        "calls_right": right,
+        "luck": 0.0,
+        "pacos": 1,
+        "pacos_expected": 1.0,
+    }
+    with translation.override(language):
+        lines = analysis_words.summary({"players": [player], "saving": []}, {0: "Ana"})
+    assert any(said in line for line in lines), lines

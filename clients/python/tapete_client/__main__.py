@@ -18,7 +18,7 @@ def parse(argv=None) -> argparse.Namespace:
     parser.add_argument("--url", default=os.environ.get("TAPETE_URL", "http://127.0.0.1:8000"))
     parser.add_argument("--token", default=os.environ.get("TAPETE_TOKEN"), help="a token with play and read")
     parser.add_argument(
-        "--game", action="append", choices=["perudo", "spicy", "chinesecheckers"], help="repeat for several"
+        "--game", action="append", help="a game's key, as GET /api/games lists them; repeat for several"
     )
     parser.add_argument("--level", default="medium", help="the project's computer player: easy, medium, hard")
     parser.add_argument("--concurrent", type=int, default=3, help="tables played at once")

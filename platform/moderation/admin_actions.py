@@ -376,8 +376,8 @@ def act_view(request, key: str, *, admin_site):
             try:
                 action.perform(request.user, target, form)
                 done += 1
-            except (services.Refused, services.ReasonRequired) as refused:
-                messages.error(request, f"{target.obj}: {refused}")
+            except services.Refused as refused:
+                messages.error(request, f"{target.obj}: {refused.message}")
         if done:
             messages.success(request, _("%(action)s: done for %(count)d.") % {"action": action.label, "count": done})
         return redirect(next_url)

@@ -1,8 +1,8 @@
 """Moderation services: every moderator action is one of these calls, and each one writes exactly one audit entry
 (who, what, whom, why, when), or refuses.
 
-Every action needs a reason (:class:`ReasonRequired` otherwise) and is refused with a readable message
-(:class:`Refused`) when it would change nothing: reversing a match twice or an unrated one, hiding a hidden line,
+Every action needs a reason (:class:`ReasonRequired` otherwise) and is refused with a code and a readable message
+(:class:`Refused`, a ``CodedError``) when it would change nothing: reversing a match twice or an unrated one, hiding a hidden line,
 lifting a lifted sanction, banning a banned player, closing a handled report. The ``*_refusal`` functions say so
 beforehand, for the moderators' confirmation pages (``moderation.admin_actions``); the actions check again under
 their transaction.
@@ -26,6 +26,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from tapete_sdk.plugin import CodedError
 
 from accounts.models import User
 from moderation.models import AuditEntry, ChatMute, ModeratorNote, NetworkNotice, Report, Sanction
@@ -46,12 +47,15 @@ from turnengine.timers import match_abort, seat_leave
 from turnengine.updates import Update, encode_frame
 
 
-class ReasonRequired(ValueError):
+class Refused(CodedError):
+    """The action would change nothing, or cannot be done: a code, and a message that says why, for the moderator."""
+
+
+class ReasonRequired(Refused):
     """A moderator action without a reason."""
 
-
-class Refused(ValueError):
-    """The action would change nothing, or cannot be done; the message says why, for the moderator."""
+    def __init__(self) -> None:
+        super().__init__("reason_required", _("Give a reason: every moderation action needs one."))
 
 
 # --- the audit log ---------------------------------------------------------------------------------------------
@@ -59,7 +63,7 @@ class Refused(ValueError):
 
 def require_reason(reason: str | None) -> str:
     if not reason or not reason.strip():
-        raise ReasonRequired(_("Give a reason: every moderation action needs one."))
+        raise ReasonRequired()
     return reason.strip()
 
 
@@ -74,36 +78,40 @@ def _audit(*, moderator, action: str, reason: str, target_user=None, match=None,
     )
 
 
-def _refuse_if(refusal: str | None) -> None:
+def _refuse_if(refusal: Refused | None) -> None:
     if refusal is not None:
-        raise Refused(refusal)
+        raise refusal
 
 
 # --- sanctions -------------------------------------------------------------------------------------------------
 
 
-def sanction_refusal(*, user, kind: str, duration: timedelta | None = None) -> str | None:
+def sanction_refusal(*, user, kind: str, duration: timedelta | None = None) -> Refused | None:
     """Why sanctioning ``user`` so would change nothing (or may not be done), or None."""
     if user.is_bot:
-        return _("%(name)s is a computer player.") % {"name": user.username}
+        return Refused("computer_player", _("%(name)s is a computer player.") % {"name": user.username})
     if kind == Sanction.Kind.WARNING:
         return None
     if kind in (Sanction.Kind.MUTE, Sanction.Kind.SUSPENSION) and (
         duration is None or duration <= timedelta(0)
     ):
-        return _("Choose how long it lasts.")
+        return Refused("duration_required", _("Choose how long it lasts."))
     ban = active_sanction(user=user, kinds=(Sanction.Kind.BAN,))
     if ban is not None:
-        return _("%(name)s is already banned.") % {"name": user.username}
+        return Refused("already_banned", _("%(name)s is already banned.") % {"name": user.username})
     if kind == Sanction.Kind.BAN:
         return None
     current = active_sanction(user=user, kinds=(kind,))
     if current is not None and current.ends_at is not None and current.ends_at >= timezone.now() + duration:
-        return _("%(name)s is already %(kind)s until %(until)s.") % {
-            "name": user.username,
-            "kind": current.get_kind_display().lower(),
-            "until": format_moment(current.ends_at),
-        }
+        return Refused(
+            "already_sanctioned",
+            _("%(name)s is already %(kind)s until %(until)s.")
+            % {
+                "name": user.username,
+                "kind": current.get_kind_display().lower(),
+                "until": format_moment(current.ends_at),
+            },
+        )
     return None
 
 
@@ -226,13 +234,13 @@ def release_seats(*, user) -> None:
             continue
 
 
-def lift_refusal(*, sanction: Sanction) -> str | None:
+def lift_refusal(*, sanction: Sanction) -> Refused | None:
     if sanction.lifted_at is not None:
-        return _("This sanction was already lifted.")
+        return Refused("already_lifted", _("This sanction was already lifted."))
     if sanction.kind == Sanction.Kind.WARNING:
-        return _("A warning has nothing to lift.")
+        return Refused("warning_not_liftable", _("A warning has nothing to lift."))
     if sanction.ends_at is not None and sanction.ends_at <= timezone.now():
-        return _("This sanction is already over.")
+        return Refused("sanction_over", _("This sanction is already over."))
     return None
 
 
@@ -265,8 +273,8 @@ def sanction_acknowledge(*, user, sanction_id: int) -> bool:
 # --- chat, matches, ratings ------------------------------------------------------------------------------------
 
 
-def hide_refusal(*, message: ChatMessage) -> str | None:
-    return _("This chat line is already hidden.") if message.hidden else None
+def hide_refusal(*, message: ChatMessage) -> Refused | None:
+    return Refused("already_hidden", _("This chat line is already hidden.")) if message.hidden else None
 
 
 def moderation_hide_message(*, moderator, message: ChatMessage, reason: str) -> None:
@@ -291,9 +299,9 @@ def moderation_hide_message(*, moderator, message: ChatMessage, reason: str) -> 
     outbox.send_on_commit(Update({match.group_name("all"): frame}))
 
 
-def abort_refusal(*, match: Match) -> str | None:
+def abort_refusal(*, match: Match) -> Refused | None:
     if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
-        return _("Match #%(id)s is already over.") % {"id": match.pk}
+        return Refused("match_over", _("Match #%(id)s is already over.") % {"id": match.pk})
     return None
 
 
@@ -326,13 +334,17 @@ def reversible_changes(*, match: Match) -> list[RatingChange]:
     )
 
 
-def reverse_refusal(*, match: Match) -> str | None:
+def reverse_refusal(*, match: Match) -> Refused | None:
     if not match.ranked:
-        return _("Match #%(id)s is friendly: it changed no rating.") % {"id": match.pk}
+        return Refused(
+            "match_friendly", _("Match #%(id)s is friendly: it changed no rating.") % {"id": match.pk}
+        )
     if RatingChange.objects.filter(match=match).exists() and not reversible_changes(match=match):
-        return _("The ratings of match #%(id)s were already reversed.") % {"id": match.pk}
+        return Refused(
+            "already_reversed", _("The ratings of match #%(id)s were already reversed.") % {"id": match.pk}
+        )
     if not reversible_changes(match=match):
-        return _("Match #%(id)s has changed no rating (yet).") % {"id": match.pk}
+        return Refused("no_rating_change", _("Match #%(id)s has changed no rating (yet).") % {"id": match.pk})
     return None
 
 
@@ -353,12 +365,13 @@ def moderation_reverse_ratings(*, moderator, match: Match, reason: str) -> int:
 # --- reports and notes -----------------------------------------------------------------------------------------
 
 
-def report_refusal(*, report: Report) -> str | None:
+def report_refusal(*, report: Report) -> Refused | None:
     if report.status != Report.Status.OPEN:
-        return _("Report #%(id)s was already handled (%(status)s).") % {
-            "id": report.pk,
-            "status": report.get_status_display().lower(),
-        }
+        return Refused(
+            "report_handled",
+            _("Report #%(id)s was already handled (%(status)s).")
+            % {"id": report.pk, "status": report.get_status_display().lower()},
+        )
     return None
 
 

@@ -190,8 +190,9 @@ def test_actions_that_would_change_nothing_are_refused(moderator_client, start_t
         assert b"data-confirm" not in page.content, key
         moderator_client.post(action_url(key, **query), {"reason": "again"})
     assert AuditEntry.objects.count() == before
-    with pytest.raises(services.Refused):
+    with pytest.raises(services.Refused) as refused:
         services.moderation_reverse_ratings(moderator=moderator, match=ranked, reason="twice")
+    assert refused.value.code == "already_reversed"
 
 
 def test_the_reversal_page_shows_the_rating_changes_it_undoes(moderator_client, start_table):

@@ -223,13 +223,15 @@ def test_an_aborted_match_has_no_result_and_changes_no_rating(start_table, moder
     match.refresh_from_db()
     assert match.status == Match.Status.ABORTED and match.result is None
     assert not RatingChange.objects.exists()
-    with pytest.raises(moderation.Refused):
+    with pytest.raises(moderation.Refused) as refused:
         moderation.moderation_abort_match(moderator=moderator, match=match, reason="again")
+    assert refused.value.code == "match_over"
 
 
 def test_every_action_needs_a_reason_and_the_audit_log_cannot_be_edited(make_user, moderator):
-    with pytest.raises(ValueError):
+    with pytest.raises(moderation.ReasonRequired) as refused:
         moderation.moderation_warn(moderator=moderator, user=make_user(), reason=" ")
+    assert refused.value.code == "reason_required" and not AuditEntry.objects.exists()
     moderation.moderation_warn(moderator=moderator, user=make_user(), reason="language")
     entry = AuditEntry.objects.get()
     entry.reason = "rewritten"

@@ -1,4 +1,4 @@
-"""Every refusal that travels to a player or a program (the rules', the engine's, the lobby's, the Bot API's) is a
+"""Every refusal (the rules', the engine's, the lobby's, the Bot API's and moderation's) is a
 ``tapete_sdk.plugin.CodedError``: a stable code and a message in the reader's language, built one way."""
 
 import ast
@@ -12,6 +12,7 @@ from botapi.accounts import BotAccountError
 from botapi.errors import ApiError
 from botapi.tokens import TokenError
 from lobby.errors import LobbyError
+from moderation.services import ReasonRequired, Refused
 from turnengine.errors import EngineError, engine_error
 
 PLATFORM = Path(__file__).resolve().parents[2] / "platform"
@@ -28,6 +29,8 @@ PLATFORM = Path(__file__).resolve().parents[2] / "platform"
         ApiError("missing_token"),
         TokenError("invalid_scopes"),
         BotAccountError("already_bot"),
+        Refused("already_hidden", "This chat line is already hidden."),
+        ReasonRequired(),
     ],
     ids=lambda error: type(error).__name__,
 )

@@ -163,17 +163,12 @@ def test_the_table_fits_every_screen_at_the_players_turn_and_passes_axe(browser,
         context.close()
 
 
-# A full table is a game's largest, but Spicy's is its Play now table (three): at six players with long names its
-# hand falls below a phone's screen, a defect of Spicy's page still to fix.
-FULL_TABLE = {"spicy": 3}
-
-
 @pytest.mark.frontend
 @pytest.mark.parametrize("game", GAME_KEYS)
 def test_every_player_of_a_full_table_is_in_view_at_every_size(browser, live_url, seat_users, game):
     """The players' chips, long names included, wrap rather than scroll away or hide behind the tools, and the board
     still fits."""
-    players = FULL_TABLE.get(game) or max(player_counts_of(registry.get(game)))
+    players = max(player_counts_of(registry.get(game)))
     match, users = _table(seat_users, game, players=players)
     for user in users:
         type(user).objects.filter(pk=user.pk).update(username=f"bartholomew-of-the-long-name-{user.pk}")

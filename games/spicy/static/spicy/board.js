@@ -232,7 +232,13 @@
       el("br"), named(ngettext("%(count)s card", "%(count)s cards", size), { count: size }));
     return el("section", { class: "spicy-stack-area", "aria-labelledby": "spicy-stack-title" },
       el("h2", { id: "spicy-stack-title", class: "spicy-title", text: _("Stack") }),
-      pile, caption, windowNote(el, view, ctx, ui), stackHistory(el, view, ctx));
+      pile, caption);
+  }
+
+  // Under the stack and the draw pile, the whole felt wide: the challenge window and the stack's declarations.
+  function stackNotes(el, view, ctx, ui) {
+    const note = windowNote(el, view, ctx, ui), history = stackHistory(el, view, ctx);
+    return note || history ? el("div", { class: "spicy-table-notes" }, note, history) : null;
   }
 
   // Every declaration on the stack, bottom first; your own entries show your real card.
@@ -608,7 +614,8 @@
       // Two columns on a wide, low board (board.css): the table on the left, your hand and moves on the right.
       el("div", { class: "spicy-side spicy-left" },
         seatsPanel(el, view, ctx),
-        el("div", { class: "spicy-table" }, stackPanel(el, view, ctx, ui), revealPanel(el, view, ctx, ui), drawPanel(el, view)),
+        el("div", { class: "spicy-table" }, stackPanel(el, view, ctx, ui), revealPanel(el, view, ctx, ui), drawPanel(el, view),
+          stackNotes(el, view, ctx, ui)),
         variantsPanel(el, view)),
       el("div", { class: "spicy-side spicy-right" },
         view.result ? null : el("p", { class: `spicy-status${view.current === ctx.seat && live ? " my-turn" : ""}`, "data-status": "", "data-key": "status", tabindex: "-1" }, statusText(view, data, ctx)),

@@ -1,7 +1,11 @@
+"""The site's addresses: Django admin (titled as Tapete's, where moderators work), the Bot API, the i18n helpers,
+then each app's pages."""
+
 from django.contrib import admin
 from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 from django.views.i18n import JavaScriptCatalog
 
 from botapi.api import api as bot_api
@@ -12,6 +16,9 @@ def favicon(request):
     """Browsers ask for /favicon.ico whatever the page links (static/favicon.svg, then this .ico)."""
     return redirect(static("favicon.ico"), permanent=True)
 
+
+# Moderators work in Django admin: its pages say whose site it is, not "Django administration".
+admin.site.site_header = admin.site.site_title = _("Tapete administration")
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -258,6 +258,17 @@ def test_the_match_page_reads_as_sentences_with_every_secret(moderator_client, s
     assert "Abort the match…" in html
 
 
+def test_the_admin_is_titled_as_tapete_s_in_the_moderators_language(moderator_client, start_table):
+    match, _users = start_table("perudo", 2)
+    services.moderation_abort_match(moderator=moderator_client.moderator, match=match, reason="stuck")
+    for url in (reverse("admin:index"), action_url("abort", ids=[match.pk])):  # an action's page too
+        page = moderator_client.get(url).content.decode()
+        assert "<title>" in page and "Tapete administration" in page and "Django administration" not in page
+    moderator_client.cookies["django_language"] = "fr"
+    page = moderator_client.get(reverse("admin:index")).content.decode()
+    assert "Administration de Tapete" in page
+
+
 def test_admin_times_are_in_the_moderators_zone_and_named(moderator_client):
     moderator_client.cookies["tapete_tz"] = "Asia/Tokyo"
     page = moderator_client.get(reverse("admin:moderation_sanction_changelist"))

@@ -1,3 +1,5 @@
+"""The accounts app: on start, failed log-ins are counted (``accounts.login``)."""
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 

@@ -1,3 +1,5 @@
+"""Sign-up, log-in and password pages (Django's views), keeping a guest account, and a player's profile."""
+
 from django.contrib.auth import views as auth_views
 from django.urls import path
 

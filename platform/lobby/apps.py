@@ -1,3 +1,5 @@
+"""The lobby's app: the home page, each game's tables, opening, joining and starting them."""
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 

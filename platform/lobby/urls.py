@@ -1,3 +1,6 @@
+"""The lobby's pages: the home page, each game's lobby and How to play, a table's waiting page and its forms,
+invitations."""
+
 from django.urls import path
 
 from lobby import views

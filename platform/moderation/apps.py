@@ -1,3 +1,6 @@
+"""The moderation app: on start, the moderators' group is kept up to date after each migration and the engine's chat
+is given the mute check."""
+
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _

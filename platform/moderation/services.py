@@ -2,10 +2,10 @@
 (who, what, whom, why, when), or refuses.
 
 Every action needs a reason (:class:`ReasonRequired` otherwise) and is refused with a code and a readable message
-(:class:`Refused`, a ``CodedError``) when it would change nothing: reversing a match twice or an unrated one, hiding a hidden line,
-lifting a lifted sanction, banning a banned player, closing a handled report. The ``*_refusal`` functions say so
-beforehand, for the moderators' confirmation pages (``moderation.admin_actions``); the actions check again under
-their transaction.
+(:class:`Refused`, a ``CodedError``) when it would change nothing: reversing a match twice or an unrated one,
+hiding a hidden line, lifting a lifted sanction, banning a banned player, closing a handled report. The
+``*_refusal`` functions return that refusal beforehand, for the moderators' confirmation pages
+(``moderation.admin_actions``); the actions check again under their transaction.
 
 Sanctions take effect at once and the player is told (``moderation.notices`` writes the sentences):
 

@@ -1,3 +1,6 @@
+"""The players' side of moderation: reporting a player and acknowledging a warning (moderators work in Django
+admin)."""
+
 from django.urls import path
 
 from moderation import views

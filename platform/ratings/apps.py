@@ -1,3 +1,5 @@
+"""The ratings app: Elo ratings per game and pool, and their changes."""
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 

@@ -1,3 +1,5 @@
+"""The leaderboards, per game and rating pool."""
+
 from django.urls import path
 
 from ratings import views

@@ -1,3 +1,5 @@
+"""The real-time transport's app: on start, it becomes the sender of the frames the engine's writers register."""
+
 from django.apps import AppConfig
 
 
@@ -8,6 +10,5 @@ class RealtimeConfig(AppConfig):
         from realtime import broadcast
         from turnengine import outbox
 
-        outbox.install_sender(
-            broadcast.broadcast_sync
-        )  # what the engine's writers commit goes out through here
+        # What the engine's writers commit goes out through here.
+        outbox.install_sender(broadcast.broadcast_sync)

@@ -1,3 +1,5 @@
+"""The turn engine's app: on start, its Celery tasks are registered in every process."""
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 

@@ -1,3 +1,5 @@
+"""A match's log and replay (the page and its data)."""
+
 from django.urls import path
 
 from turnengine import views

@@ -56,8 +56,8 @@ def gettext_noop(message: str) -> str:
 class CodedError(Exception):
     """A refusal: a stable, machine-readable ``code`` (clients translate it) and a readable ``message``. The base
     of the rules' errors (:class:`RulesError`), the engine's (``turnengine.errors.EngineError``), the lobby's
-    (``lobby.errors.LobbyError``), the Bot API's (``botapi.errors``) and moderation's (``moderation.services.Refused``);
-    whoever raises one has changed nothing."""
+    (``lobby.errors.LobbyError``), the Bot API's (``botapi.errors``) and moderation's
+    (``moderation.services.Refused``); whoever raises one has changed nothing."""
 
     def __init__(self, code: str, message: str) -> None:
         self.code = code

@@ -9,13 +9,18 @@ worker never takes another's tasks and a frame for match 7 of one test database 
 of another. The servers and workers a test starts inherit both through the environment.
 """
 
+import hashlib
 import os
 from pathlib import Path
 
+_checkout = Path(__file__).resolve().parent.parent
 _worker = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1, ... in a parallel run; unset otherwise
 if _worker:
-    os.environ.setdefault("TAPETE_VAR_DIR", str(Path(__file__).resolve().parent.parent / "var" / f"test-{_worker}"))
-    os.environ.setdefault("TAPETE_INSTANCE", f"test-{_worker}")
+    # Two checkouts of one machine may run their suites at once on the same Redis: the checkout's path is part of
+    # the instance name.
+    _run = hashlib.sha256(str(_checkout).encode()).hexdigest()[:6]
+    os.environ.setdefault("TAPETE_VAR_DIR", str(_checkout / "var" / f"test-{_worker}"))
+    os.environ.setdefault("TAPETE_INSTANCE", f"test-{_run}-{_worker}")
 
 from tapete.settings import *  # noqa: E402, F403
 

@@ -1,9 +1,10 @@
-"""Each person's own time zone: the browser reports it (``static/js/timezone.js`` sets a cookie), a logged-in
-account stores it (``User.time_zone``), and this middleware activates it for the request, so every date a page or
-Django admin shows is in the reader's time."""
+"""Each person's own time zone: the browser reports it (``static/js/timezone.js`` sets a cookie, URL-encoded as
+``Europe%2FParis`` like any cookie value a script writes), a logged-in account stores it (``User.time_zone``), and
+this middleware activates it for the request, so every date a page or Django admin shows is in the reader's time."""
 
 from __future__ import annotations
 
+from urllib.parse import unquote
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
@@ -29,7 +30,7 @@ class TimeZoneMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        detected = zone_named(request.COOKIES.get(COOKIE_NAME))
+        detected = zone_named(unquote(request.COOKIES.get(COOKIE_NAME, "")))
         user = request.user
         zone = detected
         if user.is_authenticated:

@@ -4,13 +4,14 @@ nothing; a report is handled from its page in two clicks and a reason; the playe
 
 import re
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 from html import unescape
 
 import pytest
 from django.contrib import admin
 from django.contrib.auth.models import Group
 from django.urls import reverse
-from django.utils import translation
+from django.utils import formats, timezone, translation
 
 from moderation import services
 from moderation.admin_actions import ACTIONS, action_url
@@ -277,6 +278,25 @@ def test_admin_times_are_in_the_moderators_zone_and_named(moderator_client):
     assert moderator_client.moderator.time_zone == "Asia/Tokyo"
     moderator_client.cookies["tapete_tz"] = "Not/AZone"
     assert b"Times in Asia/Tokyo" in moderator_client.get(reverse("admin:index")).content
+
+
+def test_the_zone_cookie_is_read_as_a_browser_writes_it(moderator_client, client, start_table):
+    """timezone.js writes ``encodeURIComponent(zone)``: the browser sends ``tapete_tz=Europe%2FParis``."""
+    match, users = start_table("perudo", 2)
+    mute = services.moderation_mute(moderator=moderator_client.moderator, user=users[0], reason="spam",
+                                    duration=timedelta(hours=24))
+    moderator_client.cookies["tapete_tz"] = "Europe%2FParis"
+    assert moderator_client.cookies.output(header="").strip().endswith("tapete_tz=Europe%2FParis")
+    page = moderator_client.get(reverse("admin:moderation_sanction_change", args=[mute.pk])).content.decode()
+    assert "Times in Europe/Paris" in page
+    paris = timezone.localtime(mute.starts_at, ZoneInfo("Europe/Paris"))
+    assert formats.date_format(paris, "DATETIME_FORMAT") in page  # an admin date, in the moderator's time
+    client.cookies["tapete_tz"] = "America%2FArgentina%2FBuenos_Aires"
+    client.force_login(users[0])
+    table = client.get(reverse("lobby:table", args=[match.pk])).content.decode()
+    assert "muted you in chat until" in table and "(America/Argentina/Buenos_Aires)" in table
+    users[0].refresh_from_db()
+    assert users[0].time_zone == "America/Argentina/Buenos_Aires"
 
 
 def test_a_moderator_cannot_edit_ratings_or_read_passwords(moderator_client, start_table):

@@ -3,14 +3,17 @@ player, quick actions), sanctions, the audit log, moderator notes, same-network 
 every moderator action goes through (``moderation.admin_actions``; each action is an audited service call)."""
 
 from django.contrib import admin
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.http import HttpResponseRedirect
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from moderation.admin_actions import act_view, action_url
 from moderation.models import AuditEntry, ModeratorNote, NetworkNotice, Report, Sanction
+from moderation.notices import format_moment
+from moderation.sanctions import LOCKOUT_KINDS
 from web.admin_base import ReadOnlyModelAdmin
 
 
@@ -77,13 +80,48 @@ def chat_lines_html(report):
     ) or "—"
 
 
+class ReportStatusFilter(admin.SimpleListFilter):
+    """The queue opens on the open reports; "All" shows every status."""
+
+    title = _("status")
+    parameter_name = "status"
+    ALL = "all"
+
+    def lookups(self, request, model_admin):
+        return Report.Status.choices
+
+    def queryset(self, request, queryset):
+        value = self.value() or Report.Status.OPEN
+        return queryset if value == self.ALL else queryset.filter(status=value)
+
+    def choices(self, changelist):
+        current = self.value() or Report.Status.OPEN
+        yield {"selected": current == self.ALL, "query_string": changelist.get_query_string({self.parameter_name: self.ALL}),
+               "display": _("All")}
+        for value, label in self.lookup_choices:
+            yield {"selected": current == value,
+                   "query_string": changelist.get_query_string({self.parameter_name: value}), "display": label}
+
+
+def lockout_in_force(field: str):
+    """A subquery: ``field`` of the suspension or ban in force for the report's player (a ban first)."""
+    now = timezone.now()
+    return Subquery(
+        Sanction.objects.filter(user=OuterRef("reported"), kind__in=LOCKOUT_KINDS, lifted_at__isnull=True,
+                                starts_at__lte=now)
+        .filter(Q(ends_at__isnull=True) | Q(ends_at__gt=now))
+        .order_by("kind", "-ends_at")  # "ban" sorts before "suspension"
+        .values(field)[:1]
+    )
+
+
 @admin.register(Report)
 class ReportAdmin(SanctionActionsMixin, admin.ModelAdmin):
     list_display = (
-        "created_at", "reported_player", "open_about_player", "quick_actions", "reason", "reported_chat",
+        "created_at", "reported_player", "reason", "reported_chat", "quick_actions", "open_about_player",
         "match_link", "status",
     )
-    list_filter = ("status", "reason", "created_at")
+    list_filter = (ReportStatusFilter, "reason", "created_at")
     search_fields = ("reported__username", "reporter__username", "comment", "match__id")
     readonly_fields = (
         "reporter", "reported_player", "reason", "comment", "match_link", "move", "reported_chat", "created_at",
@@ -103,12 +141,20 @@ class ReportAdmin(SanctionActionsMixin, admin.ModelAdmin):
             super().get_queryset(request)
             .select_related("reported", "reporter", "match", "handled_by")
             .prefetch_related("chat_messages__user")
-            .annotate(open_reports=Subquery(open_about))
+            .annotate(open_reports=Subquery(open_about), lockout_kind=lockout_in_force("kind"),
+                      lockout_until=lockout_in_force("ends_at"))
         )
 
     @admin.display(description=_("reported player"), ordering="reported__username")
     def reported_player(self, report):
-        return player_link(report.reported)
+        """The player's page, and whether a suspension or a ban is already in force."""
+        if report.lockout_kind == Sanction.Kind.BAN:
+            standing = _("banned")
+        elif report.lockout_kind == Sanction.Kind.SUSPENSION:
+            standing = _("suspended until %(until)s") % {"until": format_moment(report.lockout_until)}
+        else:
+            return player_link(report.reported)
+        return format_html('{} <strong class="badge-active">{}</strong>', player_link(report.reported), standing)
 
     @admin.display(description=_("open reports"), ordering="open_reports")
     def open_about_player(self, report):
@@ -129,18 +175,33 @@ class ReportAdmin(SanctionActionsMixin, admin.ModelAdmin):
     def linked_sanctions(self, report):
         return ", ".join(str(sanction) for sanction in report.sanctions.all()) or "—"
 
-    @admin.display(description=_("quick actions"))
-    def quick_actions(self, report):
-        if report.status != Report.Status.OPEN:
-            return "—"
-        links = [
-            (_("Warn"), action_url("warn", reports=[report.pk])),
-            (_("Mute 24 h"), action_url("mute", reports=[report.pk], duration="24h")),
-            (_("Suspend 7 days"), action_url("suspend", reports=[report.pk], duration="7d")),
-            (_("Dismiss"), action_url("dismiss", ids=[report.pk])),
-        ]
-        return format_html('<span class="quick-actions">{}</span>',
-                           format_html_join("", '<a href="{}">{}</a>', ((url, label) for label, url in links)))
+    def get_list_display(self, request):
+        """The quick actions column is the reader's: only the actions they may run, back to this queue after."""
+        return [self.quick_actions_for(request) if name == "quick_actions" else name
+                for name in super().get_list_display(request)]
+
+    def quick_actions_for(self, request):
+        here = request.get_full_path()
+        may_sanction = request.user.has_perm("moderation.add_sanction")
+        may_close = request.user.has_perm("moderation.change_report")
+
+        @admin.display(description=_("quick actions"))
+        def quick_actions(report):
+            if report.status != Report.Status.OPEN:
+                return "—"
+            links = [
+                *([(_("Warn"), action_url("warn", next_url=here, reports=[report.pk])),
+                   (_("Mute 24 h"), action_url("mute", next_url=here, reports=[report.pk], duration="24h")),
+                   (_("Suspend 7 days"), action_url("suspend", next_url=here, reports=[report.pk], duration="7d"))]
+                  if may_sanction else []),
+                *([(_("Dismiss"), action_url("dismiss", next_url=here, ids=[report.pk]))] if may_close else []),
+            ]
+            if not links:
+                return "—"
+            return format_html('<span class="quick-actions">{}</span>',
+                               format_html_join("", '<a href="{}">{}</a>', ((url, label) for label, url in links)))
+
+        return quick_actions
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         report = self.get_object(request, object_id)
@@ -156,7 +217,8 @@ class ReportAdmin(SanctionActionsMixin, admin.ModelAdmin):
                       else []),
                     *([(_("Resolve without a sanction"), action_url("resolve", next_url=here, ids=[report.pk]), "quiet"),
                        (_("Dismiss"), action_url("dismiss", next_url=here, ids=[report.pk]), "quiet")]
-                      if report.status == Report.Status.OPEN else []),
+                      if report.status == Report.Status.OPEN and request.user.has_perm("moderation.change_report")
+                      else []),
                 ],
             }
         return super().change_view(request, object_id, form_url, {**extra, **(extra_context or {})})
@@ -178,11 +240,13 @@ class ReportAdmin(SanctionActionsMixin, admin.ModelAdmin):
 
 @admin.register(Sanction)
 class SanctionAdmin(admin.ModelAdmin):
-    list_display = ("user_link", "kind", "starts_at", "ends_at", "by", "lifted_at", "acknowledged_at", "report")
+    list_display = ("kind", "user_link", "starts_at", "ends_at", "by", "lifted_at", "acknowledged_at", "report")
+    list_display_links = ("kind",)  # the sanction's own page (the player's name links to the player's page)
+    list_select_related = ("user", "by", "report__reported", "report__reporter")
     list_filter = ("kind", ("lifted_at", admin.EmptyFieldListFilter))
     search_fields = ("user__username", "reason")
     readonly_fields = (
-        "user", "kind", "reason", "public_reason", "starts_at", "ends_at", "by", "lifted_at", "acknowledged_at",
+        "user", "kind", "reason", "preset", "public_reason", "starts_at", "ends_at", "by", "lifted_at", "acknowledged_at",
         "report",
     )
     actions = ["lift"]
@@ -216,6 +280,7 @@ class SanctionAdmin(admin.ModelAdmin):
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnlyModelAdmin):
     list_display = ("created_at", "moderator", "action", "target_user", "match", "reason")
+    list_select_related = ("moderator", "target_user", "match")
     list_filter = ("action", "created_at")
     search_fields = ("moderator__username", "target_user__username", "reason")
     readonly_fields = ("created_at", "moderator", "action", "target_user", "match", "detail", "reason")

@@ -31,7 +31,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from moderation import sanctions, services
-from moderation.models import Report, Sanction
+from moderation.models import PresetReason, Report, Sanction
 from moderation.notices import format_moment
 from turnengine.models import ChatMessage, Match
 
@@ -42,23 +42,13 @@ DURATIONS = {
     "30d": (gettext_lazy("30 days"), timedelta(days=30)),
 }
 OTHER_DURATION = "days"
-# Preset reasons: each is also what the player is told.
-REASONS = {
-    "abuse": gettext_lazy("Abusive or insulting language in chat."),
-    "cheating": gettext_lazy("Cheating or collusion with another player."),
-    "spam": gettext_lazy("Spam or advertising in chat."),
-    "stalling": gettext_lazy("Stalling or leaving games on purpose."),
-    "name": gettext_lazy("An offensive user name."),
-}
-
-
 class ModerationActionForm(forms.Form):
     """The reason of any action, and the length of a mute or a suspension."""
 
     preset = forms.ChoiceField(
         label=gettext_lazy("Preset reason"),
         required=False,
-        choices=[("", "—"), *REASONS.items()],
+        choices=[("", "—"), *PresetReason.choices],
         help_text=gettext_lazy("A sanction's preset reason is shown to the player."),
     )
     reason = forms.CharField(
@@ -103,14 +93,14 @@ class ModerationActionForm(forms.Form):
         return data
 
     def audit_reason(self) -> str:
-        preset = str(REASONS.get(self.cleaned_data["preset"], ""))
+        """The moderators' reason: the preset (in the moderator's language) and the free text."""
+        preset = PresetReason(self.cleaned_data["preset"]).label if self.cleaned_data["preset"] else ""
         text = self.cleaned_data["reason"].strip()
-        return " ".join(part for part in (preset, text) if part)
+        return " ".join(part for part in (str(preset), text) if part)
 
     def public_reason(self) -> str:
-        preset = str(REASONS.get(self.cleaned_data["preset"], ""))
-        text = self.cleaned_data["reason"].strip() if self.cleaned_data.get("tell_player") else ""
-        return " ".join(part for part in (preset, text) if part)
+        """The free text the player is told besides the preset (the preset is stored as its key)."""
+        return self.cleaned_data["reason"].strip() if self.cleaned_data.get("tell_player") else ""
 
     def chosen_duration(self) -> timedelta | None:
         """The length chosen (a bound form, once validated) or proposed (initial), if the action has one."""
@@ -202,6 +192,7 @@ def _perform_sanction(kind: str):
             user=target.obj,
             kind=kind,
             reason=form.audit_reason(),
+            preset=form.cleaned_data["preset"],
             public_reason=form.public_reason(),
             duration=form.chosen_duration(),
             report=reports[0] if reports else None,
@@ -355,7 +346,7 @@ def act_view(request, key: str, *, admin_site):
     if action is None:
         raise Http404
     if not request.user.has_perm(action.permission):
-        raise PermissionDenied
+        raise PermissionDenied(action.permission)  # named on the admin's 403 page (tapete.errors)
     targets = resolve_targets(action, request.GET)
     if not targets:
         raise Http404(_("Nothing selected."))

@@ -59,6 +59,17 @@ class Report(models.Model):
         return f"{self.reported} ({self.get_reason_display()}) by {self.reporter}"
 
 
+class PresetReason(models.TextChoices):
+    """The reasons a moderator picks from a list. A sanction stores the key, so that each player reads it in their
+    own language (``Sanction.told_reason``), whatever the moderator's."""
+
+    ABUSE = "abuse", _("Abusive or insulting language in chat.")
+    CHEATING = "cheating", _("Cheating or collusion with another player.")
+    SPAM = "spam", _("Spam or advertising in chat.")
+    STALLING = "stalling", _("Stalling or leaving games on purpose.")
+    NAME = "name", _("An offensive user name.")
+
+
 class Sanction(models.Model):
     class Kind(models.TextChoices):
         WARNING = "warning", _("Warning")
@@ -71,8 +82,12 @@ class Sanction(models.Model):
     )
     kind = models.CharField(_("kind"), max_length=16, choices=Kind)
     reason = models.TextField(_("reason"), help_text=_("The moderators' reason, kept in the audit log."))
+    preset = models.CharField(
+        _("preset reason"), max_length=16, choices=PresetReason, blank=True,
+        help_text=_("Shown to the player in their own language."),
+    )
     public_reason = models.TextField(
-        _("reason shown to the player"), blank=True, help_text=_("Empty: the player is told no reason.")
+        _("free text shown to the player"), blank=True, help_text=_("Shown after the preset reason, as written."),
     )
     report = models.ForeignKey(
         Report,
@@ -103,14 +118,32 @@ class Sanction(models.Model):
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.user}"
 
+    def told_reason(self) -> str:
+        """What the player is told of the reason, in the active language (empty: no reason is told)."""
+        return " ".join(part for part in (self.get_preset_display() if self.preset else "", self.public_reason)
+                        if part)
+
 
 class AuditEntry(models.Model):
     """Who did what to whom, when and why. Written by the moderation services only; nobody edits it."""
 
+    class Action(models.TextChoices):
+        WARNING = "warning", _("Warned")
+        MUTE = "mute", _("Muted in chat")
+        SUSPENSION = "suspension", _("Suspended")
+        BAN = "ban", _("Banned")
+        LIFT = "lift", _("Lifted a sanction")
+        HIDE_MESSAGE = "hide_message", _("Hid a chat line")
+        ABORT_MATCH = "abort_match", _("Aborted a match")
+        REVERSE_RATINGS = "reverse_ratings", _("Reversed a match's ratings")
+        REPORT_RESOLVED = "report_resolved", _("Resolved a report")
+        REPORT_DISMISSED = "report_dismissed", _("Dismissed a report")
+        NOTE = "note", _("Wrote a note")
+
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("moderator")
     )
-    action = models.CharField(_("action"), max_length=32)
+    action = models.CharField(_("action"), max_length=32, choices=Action)
     target_user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

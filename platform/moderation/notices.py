@@ -45,8 +45,9 @@ def sanction_headline(sanction: Sanction, zone: ZoneInfo | None = None) -> str:
 def sanction_message(sanction: Sanction, zone: ZoneInfo | None = None) -> str:
     """The headline, then the reason as far as it is public."""
     headline = sanction_headline(sanction, zone)
-    if sanction.public_reason:
-        return _("%(headline)s Reason: %(reason)s") % {"headline": headline, "reason": sanction.public_reason}
+    reason = sanction.told_reason()
+    if reason:
+        return _("%(headline)s Reason: %(reason)s") % {"headline": headline, "reason": reason}
     return headline
 
 
@@ -106,3 +107,13 @@ def socket_notice(*, user, scope: dict, sanction_id: int | None) -> tuple[dict |
         if sanction is None:
             return None, ""
         return sanction_frame_data(sanction, zone), close_reason(sanction, zone)
+
+
+def lifted_notice(*, user, scope: dict, sanction_id: int) -> tuple[str, dict]:
+    """For a consumer, once mute ``sanction_id`` is lifted: the frame that opens the chat box again
+    (``sanction_lifted``), or, if another mute still holds, that one's ``sanction`` frame."""
+    with translation.override(scope_language(scope)):
+        mute = active_sanction(user=user, kinds=(Sanction.Kind.MUTE,))
+        if mute is not None:
+            return "sanction", sanction_frame_data(mute, user_zone(user))
+    return "sanction_lifted", {"id": sanction_id, "kind": Sanction.Kind.MUTE.value}

@@ -11,6 +11,7 @@ from moderation.models import Sanction
 
 DISCONNECT_MESSAGE = "session.revoke"  # a suspension or a ban: the consumer tells the player, then closes
 NOTICE_MESSAGE = "moderation.notice"  # a warning or a mute: the consumer tells the player
+LIFTED_MESSAGE = "moderation.lifted"  # a mute was lifted: the consumer opens the player's chat box again
 LOCKOUT_KINDS = (Sanction.Kind.SUSPENSION, Sanction.Kind.BAN)
 
 

@@ -10,7 +10,8 @@ hiding a hidden line, lifting a lifted sanction, banning a banned player, closin
 Sanctions take effect at once and the player is told (``moderation.notices`` writes the sentences):
 
 * a warning shows on the player's next page, and live on their open tables, until they acknowledge it;
-* a mute refuses chat from the next line on, and the chat box says until when;
+* a mute refuses chat from the next line on, and the chat box says until when; lifting it opens the chat box of
+  the player's open tables again at once;
 * a suspension or a ban sends the player's open tables the reason and closes their sockets (code 4403 with a
   reason), shows the same message on every page and at log-in, refuses tables, and makes them leave their running
   games: a ranked seat is abandoned (the table goes on and is rated), a friendly seat is played by the bot.
@@ -33,6 +34,7 @@ from moderation.models import AuditEntry, ChatMute, ModeratorNote, NetworkNotice
 from moderation.notices import format_moment
 from moderation.sanctions import (
     DISCONNECT_MESSAGE,
+    LIFTED_MESSAGE,
     LOCKOUT_KINDS,
     NOTICE_MESSAGE,
     active_sanction,
@@ -133,12 +135,14 @@ def moderation_sanction(
     kind: str,
     reason: str,
     public_reason: str = "",
+    preset: str = "",
     duration: timedelta | None = None,
     report: Report | None = None,
     resolve_related: bool = False,
     also_resolve: list[Report] | tuple[Report, ...] = (),
 ) -> Sanction:
-    """Warn, mute, suspend or ban ``user``; from a report, link and resolve it (and ``also_resolve``, and with
+    """Warn, mute, suspend or ban ``user``, telling them the ``preset`` reason (a ``PresetReason`` key, read in
+    their language) and ``public_reason`` (free text, as written); from a report, link and resolve it (and ``also_resolve``, and with
     ``resolve_related`` the other open reports about them at that match). One audit entry names the reports it
     resolved."""
     reason = require_reason(reason)
@@ -153,6 +157,7 @@ def moderation_sanction(
             user=user,
             kind=kind,
             reason=reason,
+            preset=preset,
             public_reason=public_reason.strip(),
             by=moderator,
             starts_at=now,
@@ -179,6 +184,7 @@ def moderation_sanction(
             match=report.match if report is not None else None,
             sanction=sanction.pk,
             until=None if kind == Sanction.Kind.BAN else ends_at.isoformat(),
+            preset=sanction.preset,
             public_reason=sanction.public_reason,
             reports_resolved=resolved,
         )
@@ -259,6 +265,8 @@ def moderation_lift(*, moderator, sanction: Sanction, reason: str) -> None:
             sanction=sanction.pk,
             kind=sanction.kind,
         )
+        if sanction.kind == Sanction.Kind.MUTE:  # the open tables' chat boxes open again, once this commits
+            _send_to_user(sanction.user_id, {"type": LIFTED_MESSAGE, "sanction": sanction.pk})
 
 
 def sanction_acknowledge(*, user, sanction_id: int) -> bool:

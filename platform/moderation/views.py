@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.models import User
 from moderation.forms import ReportForm
+from moderation.models import Report
 from moderation.services import report_create, sanction_acknowledge
 from turnengine.models import Match
 
@@ -20,7 +21,10 @@ def report(request, username: str):
     reported = get_object_or_404(User, username=username)
     if reported == request.user:
         raise Http404
-    form = ReportForm(request.POST or None, initial=request.GET.dict())
+    initial = request.GET.dict()
+    if initial.get("chat"):  # reported from a chat line: what is said in chat, unless the link says otherwise
+        initial.setdefault("reason", Report.Reason.ABUSE)
+    form = ReportForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         match = Match.objects.filter(pk=data["match"]).first() if data["match"] else None

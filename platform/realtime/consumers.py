@@ -14,7 +14,7 @@ from functools import partial
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from moderation.notices import socket_notice
+from moderation.notices import lifted_notice, socket_notice
 from moderation.sanctions import is_locked_out, user_group
 from moderation.services import chat_mute_toggle
 from realtime.broadcast import run_writer
@@ -193,3 +193,10 @@ class MatchConsumer(OrderedViews, FrameSocket):
         )
         if data is not None:
             await self.send(text_data=updates.encode_frame("sanction", None, data))
+
+    async def moderation_lifted(self, message: dict) -> None:
+        """A moderator lifted this player's mute: the table's chat box opens again at once."""
+        kind, data = await database_sync_to_async(lifted_notice)(
+            user=self.user, scope=self.scope, sanction_id=message["sanction"]
+        )
+        await self.send(text_data=updates.encode_frame(kind, None, data))

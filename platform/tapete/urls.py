@@ -36,4 +36,5 @@ urlpatterns = [
     path("", include("lobby.urls")),
 ]
 
+handler403 = "tapete.errors.permission_denied"  # in admin: the admin's own page, naming the missing permission
 handler500 = "tapete.errors.server_error"  # a database out of reach answers 503, "try again" (tapete/errors.py)

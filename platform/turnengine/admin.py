@@ -1,6 +1,7 @@
 """Read-only admin pages for matches, their action log and chat. A match's page is written for moderators: the log
-as sentences (the players' own log text, with every seat's secrets revealed), the chat with hide buttons, the seats
-with their IP addresses and abandonments, the match's rating changes, and the raw state and seed folded below.
+as sentences (the players' own log text, with every seat's secrets revealed, the connection lines, and the moves
+the computer played for an absent player marked as such), the chat with hide buttons, the seats with their IP
+addresses and abandonments, the match's rating changes, and the raw state and seed folded below.
 Abort, reverse and hide go through the moderators' confirmation page (``moderation.admin_actions``)."""
 
 import json
@@ -18,18 +19,49 @@ from turnengine.models import ChatMessage, Match, MatchAction
 from turnengine.views import board_templates
 from web.admin_base import ReadOnlyModelAdmin
 
+# Engine notices that come with a move the computer played for the seat (it ran out of time, or of the grace away).
+PLAYED_FOR_NOTICES = ("seat_timeout", "seat_autoplayed")
+
 
 def revealed_log(match: Match) -> list[dict]:
-    """Every logged step with all its events, whoever could see them (moderators see every seat's secrets)."""
-    return [
-        {
+    """Every logged step with all its events, whoever could see them (moderators see every seat's secrets), and
+    the connection lines (a seat disconnected, reconnected, left, came back) after the steps of their version.
+    A step the computer played for a seat is marked ``computer``: the seat had left or was marked absent (a
+    suspension or a ban makes the player leave), or ran out of time or of the grace while away."""
+    notices = list(match.presence_notices.order_by("pk"))
+    left_at = {(item.notice.get("seat"), item.version) for item in notices if item.notice.get("type") == "left"}
+    absent: set[int] = set()
+    rows: list[dict] = []
+
+    def add_notices(before_version: int | None) -> None:
+        while notices and (before_version is None or notices[0].version < before_version):
+            item = notices.pop(0)
+            seat, kind = item.notice.get("seat"), item.notice.get("type")
+            if kind == "left":
+                absent.add(seat)
+            elif kind == "back" or (kind == "reconnected" and item.notice.get("back")):
+                absent.discard(seat)
+            rows.append({"step": None, "seat": seat, "at": item.created_at.isoformat(), "notice": True,
+                         "computer": False, "events": [item.notice]})
+
+    for row in match.actions.order_by("step"):
+        add_notices(row.version)
+        computer = row.seat >= 0 and (
+            row.seat in absent
+            or (row.seat, row.version) in left_at  # moves the leave itself set off
+            or any(event.get("type") in PLAYED_FOR_NOTICES and event.get("seat") == row.seat for event in row.events)
+        )
+        absent.update(event.get("seat") for event in row.events if event.get("type") == "seat_absent")
+        rows.append({
             "step": row.step,
             "seat": row.seat,
             "at": row.created_at.isoformat(),
+            "notice": False,
+            "computer": computer,
             "events": [{key: value for key, value in event.items() if key != "visible_to"} for event in row.events],
-        }
-        for row in match.actions.order_by("step")
-    ]
+        })
+    add_notices(None)
+    return rows
 
 
 @admin.register(Match)

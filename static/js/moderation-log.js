@@ -1,5 +1,6 @@
 // The moderators' match page (turnengine/admin.py): the action log in the same sentences as the players' game
-// log, from the game's own describe() (its board.js), with every seat's events, hidden ones included.
+// log, from the game's own describe() (its board.js), with every seat's events, hidden ones included, the
+// connection lines (table.js's engineNotice), and the steps the computer played for an absent player marked.
 // Loaded after table.js and before the game's board.js (deferred scripts run in order), so that it sees the
 // renderer the board registers.
 (function () {
@@ -21,10 +22,16 @@
       gettext: _, interpolate: fmt };
     const lines = [];
     for (const row of rows) {
+      // A connection line has no step; a step the computer played for an absent player says so.
+      let who = row.seat < 0 ? _("chance") : name(row.seat);
+      if (row.computer) who = fmt(_("%s, played by the computer"), [who]);
+      const step = row.notice ? "—" : row.step;
       for (const event of row.events) {
-        const text = (renderer && renderer.describe(event, ctx)) || JSON.stringify(event);
-        const who = row.seat < 0 ? _("chance") : name(row.seat);
-        lines.push(window.Tapete.el("li", {}, window.Tapete.el("span", { class: "step", text: `${row.step} · ${who} · ` }), text));
+        const text = window.Tapete.engineNotice(event, name(event.seat))
+          || (renderer && renderer.describe(event, ctx)) || JSON.stringify(event);
+        const css = [row.notice ? "notice" : "", row.computer ? "computer" : ""].join(" ").trim();
+        lines.push(window.Tapete.el("li", { class: css || null, "data-computer": row.computer ? "" : null },
+          window.Tapete.el("span", { class: "step", text: `${step} · ${who} · ` }), text));
       }
     }
     list.replaceChildren(...lines);

@@ -4,7 +4,8 @@
 //   chat_hidden  the line leaves the chat at once;
 //   aborted      "aborted by a moderator" (the view frame before it has stopped the clocks);
 //   sanction     a warning (until acknowledged), a mute (the chat box says until when), or a suspension or ban
-//                (the controls go, the page says why; the socket then closes with 4403 and is not reopened).
+//                (the controls go, the page says why; the socket then closes with 4403 and is not reopened);
+//   sanction_lifted  a moderator lifted the mute: the chat box opens again.
 (function () {
   "use strict";
   const _ = window.gettext || ((text) => text);
@@ -81,6 +82,13 @@
     }
   }
 
+  // A moderator lifted the mute: the note goes and the chat box opens (unless the table is closed to the player).
+  function unmuteChat(root) {
+    root.querySelector("[data-mute-notice]")?.remove();
+    if (root.querySelector("[data-lockout-notice], [data-aborted-notice]")) return;
+    root.querySelectorAll("[data-chat-form] input, [data-chat-form] button").forEach((control) => { control.disabled = false; });
+  }
+
   function onFrame(root, frame) {
     if (frame.t === "view" && frame.d.status === "aborted") {
       queueMicrotask(() => freeze(root));  // after table.js has drawn the last view
@@ -92,6 +100,8 @@
       freeze(root);
     } else if (frame.t === "sanction") {
       onSanction(root, frame.d);
+    } else if (frame.t === "sanction_lifted" && frame.d.kind === "mute") {
+      unmuteChat(root);
     }
   }
 

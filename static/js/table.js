@@ -54,6 +54,22 @@
 
   function ordinal(place) { return fmt(_("%s."), [place]); }
 
+  // The engine's own log lines (timeouts, absences, disconnections), the same for every game; ``who`` is the
+  // seat's name. Also the moderators' match page's (moderation-log.js).
+  function engineNotice(event, who) {
+    switch (event.type) {
+      case "seat_timeout": return fmt(_("%s ran out of time: the computer played for them."), [who]);
+      case "seat_autoplayed": return fmt(_("%s is still disconnected: the computer played for them."), [who]);
+      case "seat_absent": return fmt(_("%s is marked absent: the computer plays for them until they come back."), [who]);
+      case "disconnected": return fmt(_("%s lost the connection."), [who]);
+      case "reconnected": return event.back ? fmt(_("%s is back and takes the seat again."), [who])
+        : fmt(_("%s is connected again."), [who]);
+      case "left": return fmt(_("%s left the game: the computer plays for them."), [who]);
+      case "back": return fmt(_("%s is back and takes the seat again."), [who]);
+      default: return null;
+    }
+  }
+
   class Table {
     constructor(root) {
       this.root = root;
@@ -287,20 +303,8 @@
       box.replaceChildren(...buttons);
     }
 
-    // The engine's own log lines (timeouts, absences, disconnections), the same for every game.
     describeNotice(event) {
-      const who = this.name(event.seat);
-      switch (event.type) {
-        case "seat_timeout": return fmt(_("%s ran out of time: the computer played for them."), [who]);
-        case "seat_autoplayed": return fmt(_("%s is still disconnected: the computer played for them."), [who]);
-        case "seat_absent": return fmt(_("%s is marked absent: the computer plays for them until they come back."), [who]);
-        case "disconnected": return fmt(_("%s lost the connection."), [who]);
-        case "reconnected": return event.back ? fmt(_("%s is back and takes the seat again."), [who])
-          : fmt(_("%s is connected again."), [who]);
-        case "left": return fmt(_("%s left the game: the computer plays for them."), [who]);
-        case "back": return fmt(_("%s is back and takes the seat again."), [who]);
-        default: return null;
-      }
+      return engineNotice(event, this.name(event.seat));
     }
 
     appendLog(events, reset) {
@@ -644,6 +648,7 @@
   window.Tapete = {
     registerGame(key, renderer) { renderers[key] = renderer; },
     el,
+    engineNotice,
     start() {
       document.querySelectorAll("[data-table]").forEach((root) => {
         const table = new Table(root);

@@ -2,14 +2,18 @@
 through its confirmation page, needs a reason, writes exactly one audit entry and is refused when it would change
 nothing; a report is handled from its page in two clicks and a reason; the player and match pages are readable."""
 
+import importlib
 import re
 from datetime import timedelta
-from zoneinfo import ZoneInfo
 from html import unescape
+from zoneinfo import ZoneInfo
 
 import pytest
+from django.apps import apps as django_apps
 from django.contrib import admin
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, Permission
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import formats, timezone, translation
 
@@ -17,6 +21,7 @@ from moderation import services
 from moderation.admin_actions import ACTIONS, action_url
 from moderation.groups import MODERATORS
 from moderation.models import AuditEntry, ModeratorNote, Report, Sanction
+from moderation.notices import sanction_message
 from ratings.models import Rating, RatingChange
 from turnengine import chat, timers
 from turnengine.models import ChatMessage, Match
@@ -86,7 +91,7 @@ def test_a_moderator_handles_a_report_from_its_page_in_two_clicks_and_a_reason(m
     assert done.status_code == 302 and done.url == reverse("admin:moderation_report_change", args=[report.pk])
     sanction = Sanction.objects.get(user=users[1])
     assert sanction.kind == "suspension" and sanction.ends_at - sanction.starts_at == timedelta(days=7)
-    assert sanction.report == report and sanction.public_reason.startswith("Abusive")
+    assert sanction.report == report and (sanction.preset, sanction.public_reason) == ("abuse", "")
     assert set(Report.objects.values_list("status", flat=True)) == {"resolved"}
     entry = AuditEntry.objects.get()
     assert (entry.moderator, entry.action, entry.target_user, entry.match) == (
@@ -352,3 +357,158 @@ def test_the_confirmation_page_speaks_the_moderators_language(moderator_client, 
     finally:
         translation.activate("en")  # LocaleMiddleware leaves the request's language active in this thread
     assert "Ce qui va se passer" in page and "est suspendu jusqu" in page and "Motif prédéfini" in page
+
+
+def without_permission(codename: str) -> None:
+    """The Moderators group loses one of its permissions (the test's moderator stays in the group)."""
+    Group.objects.get(name=MODERATORS).permissions.remove(Permission.objects.get(codename=codename))
+
+
+def test_a_refused_admin_page_is_the_admins_own_and_names_the_missing_permission(moderator_client, make_user):
+    page = moderator_client.get(reverse("admin:auth_group_changelist"))
+    html = page.content.decode()
+    assert page.status_code == 403 and "Tapete administration" in html  # the admin's frame, not a bare page
+    assert "auth.view_group" in html and "see groups" in html and "admin-time-zone" in html
+    without_permission("add_sanction")
+    page = moderator_client.get(action_url("ban", users=[make_user().pk]))
+    html = page.content.decode()
+    assert page.status_code == 403 and "moderation.add_sanction" in html and "add sanctions" in html
+    moderator_client.cookies["django_language"] = "fr"
+    try:
+        html = moderator_client.get(action_url("ban", users=[make_user().pk])).content.decode()
+    finally:
+        translation.activate("en")
+    assert "Administration de Tapete" in html and "ajouter des sanctions" in html
+
+
+def test_the_queue_shows_only_the_quick_actions_the_moderator_may_run(moderator_client, start_table):
+    match, users = start_table("perudo", 2)
+    Report.objects.create(reporter=users[0], reported=users[1], reason="abuse", match=match)
+    queue = reverse("admin:moderation_report_changelist")
+    assert {"Warn", "Mute 24 h", "Suspend 7 days", "Dismiss"} <= set(links(moderator_client.get(queue)))
+    without_permission("add_sanction")
+    shown = set(links(moderator_client.get(queue)))
+    assert "Dismiss" in shown and not {"Warn", "Mute 24 h", "Suspend 7 days"} & shown
+
+
+def test_the_queues_quick_links_return_to_the_queue(moderator_client, start_table):
+    match, users = start_table("perudo", 2)
+    Report.objects.create(reporter=users[0], reported=users[1], reason="abuse", match=match)
+    queue = reverse("admin:moderation_report_changelist") + "?status=open&reason__exact=abuse"
+    for label, post in (("Warn", {"preset": "abuse"}), ("Dismiss", {"reason": "not abuse"})):
+        Report.objects.update(status="open")
+        url = links(moderator_client.get(queue))[label]
+        done = moderator_client.post(url, post)
+        assert done.status_code == 302 and done.url == queue, label
+
+
+def test_the_audit_log_lists_in_a_constant_number_of_queries(moderator_client, start_table, make_user):
+    match, _users = start_table("perudo", 2)
+    changelist = reverse("admin:moderation_auditentry_changelist")
+
+    def queries_for(rows: int) -> int:
+        while AuditEntry.objects.count() < rows:  # each row its own player, moderator and match
+            AuditEntry.objects.create(moderator=make_user(), action="note", target_user=make_user(),
+                                      match=start_table("perudo", 2)[0], reason="watch")
+        with CaptureQueriesContext(connection) as queries:
+            page = moderator_client.get(changelist)
+        assert len(page.context["cl"].result_list) == rows
+        return len(queries)
+
+    assert queries_for(2) == queries_for(12)
+
+
+def test_audit_actions_read_as_words(moderator_client, start_table):
+    match, users = start_table("perudo", 2)
+    chat.chat_post(match=match, user=users[0], seat=0, text="rude", max_length=500)
+    services.moderation_hide_message(moderator=moderator_client.moderator, message=ChatMessage.objects.get(),
+                                     reason="insult")
+    html = moderator_client.get(reverse("admin:moderation_auditentry_changelist")).content.decode()
+    assert "Hid a chat line" in html and ">hide_message<" not in html
+    moderator_client.cookies["django_language"] = "it"
+    try:
+        html = moderator_client.get(reverse("admin:moderation_auditentry_changelist")).content.decode()
+    finally:
+        translation.activate("en")
+    assert "Ha nascosto una riga della chat" in html
+
+
+def test_preset_reasons_are_kept_as_keys_and_read_in_the_players_language(moderator_client, make_user):
+    player = make_user()
+    moderator_client.cookies["django_language"] = "fr"  # a French moderator picks the preset
+    try:
+        moderator_client.post(action_url("suspend", users=[player.pk]),
+                              {"preset": "abuse", "duration": "7d", "reason": "see chat"})
+    finally:
+        translation.activate("en")
+    sanction = Sanction.objects.get()
+    assert (sanction.preset, sanction.public_reason) == ("abuse", "")
+    for language, reason in (("en", "Abusive or insulting language in chat."),
+                             ("it", "Linguaggio offensivo o insulti nella chat."),
+                             ("fr", "Propos injurieux ou insultants dans le chat.")):
+        with translation.override(language):
+            assert sanction_message(sanction).endswith(reason), language
+
+
+def test_the_migration_turns_stored_preset_sentences_in_any_language_into_keys(make_user):
+    migration = importlib.import_module("moderation.migrations.0003_preset_reasons_and_audit_actions")
+    moderator, player = make_user(), make_user()
+    stored = {
+        "Propos injurieux ou insultants dans le chat. Encore une fois.": ("abuse", "Encore une fois."),
+        "Imbroglio o collusione con un altro giocatore.": ("cheating", ""),
+        "Spam or advertising in chat.": ("spam", ""),
+        "Please stop.": ("", "Please stop."),
+    }
+    for text in stored:
+        Sanction.objects.create(user=player, kind="warning", reason="x", public_reason=text, by=moderator)
+    migration.presets_to_keys(django_apps, None)
+    assert {(s.preset, s.public_reason) for s in Sanction.objects.all()} == set(stored.values())
+    migration.keys_to_presets(django_apps, None)
+    assert "Abusive or insulting language in chat. Encore une fois." in Sanction.objects.values_list(
+        "public_reason", flat=True)
+
+
+def test_the_sanctions_list_links_each_sanction_to_its_own_page(moderator_client, make_user):
+    mute = services.moderation_mute(moderator=moderator_client.moderator, user=make_user(), reason="spam",
+                                    duration=timedelta(hours=1))
+    html = moderator_client.get(reverse("admin:moderation_sanction_changelist")).content.decode()
+    # the kind is the link (before, Django wrapped its link around the player's, and the player's won)
+    assert f'<a href="{reverse("admin:moderation_sanction_change", args=[mute.pk])}">Muted in chat</a>' in html
+
+
+def test_the_queue_opens_on_open_reports_and_says_who_is_locked_out(moderator_client, start_table):
+    match, users = start_table("perudo", 3)
+    Report.objects.create(reporter=users[0], reported=users[1], reason="abuse", match=match, status="dismissed")
+    Report.objects.create(reporter=users[0], reported=users[2], reason="spam", match=match, comment="open one")
+    Report.objects.create(reporter=users[1], reported=users[0], reason="spam", match=match)
+    services.moderation_ban(moderator=moderator_client.moderator, user=users[2], reason="cheating")
+    services.moderation_suspend(moderator=moderator_client.moderator, user=users[0], reason="cheating",
+                                duration=timedelta(days=3))
+    queue = reverse("admin:moderation_report_changelist")
+    page = moderator_client.get(queue)
+    assert [report.status for report in page.context["cl"].result_list] == ["open", "open"]
+    html = page.content.decode()
+    assert "banned" in html and "suspended until" in html
+    every = moderator_client.get(queue + "?status=all").context["cl"].result_list
+    assert sorted(report.status for report in every) == ["dismissed", "open", "open"]
+
+
+def test_the_report_form_defaults_to_abuse_when_reporting_a_chat_line(client, start_table):
+    match, users = start_table("perudo", 2)
+    chat.chat_post(match=match, user=users[1], seat=1, text="you idiot", max_length=500)
+    client.force_login(users[0])
+    url = reverse("moderation:report", args=[users[1].username])
+    from_chat = client.get(url, {"match": match.pk, "chat": ChatMessage.objects.get().pk})
+    assert from_chat.context["form"]["reason"].value() == "abuse"
+    assert client.get(url, {"match": match.pk}).context["form"]["reason"].value() != "abuse"
+
+
+def test_the_match_page_marks_the_computers_moves_and_shows_connection_lines(moderator_client, start_table):
+    match, users = start_table("perudo", 2)
+    services.moderation_suspend(moderator=moderator_client.moderator, user=users[1], reason="cheating",
+                                duration=timedelta(days=1))
+    log = moderator_client.get(reverse("admin:turnengine_match_change", args=[match.pk])).context["log"]
+    notices = [row for row in log if row["notice"]]
+    assert [row["events"][0]["type"] for row in notices] == ["left"] and notices[0]["seat"] == 1
+    moves = [row for row in log if not row["notice"] and row["seat"] >= 0]
+    assert all(row["computer"] == (row["seat"] == 1 and log.index(row) > 0) for row in moves)

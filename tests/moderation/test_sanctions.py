@@ -189,6 +189,36 @@ async def test_a_warning_appears_live_on_an_open_table(start_table, moderator):
     await socket.disconnect()
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_lifting_a_mute_opens_the_chat_of_the_open_table_at_once(start_table, moderator):
+    match, users = await database_sync_to_async(start_table)("perudo", 2)
+    socket, _ok = await connect(f"/ws/match/{match.pk}/", users[0], accept_language="fr")
+    await receive_until(socket, "view")
+    first = await database_sync_to_async(moderation.moderation_mute)(
+        moderator=moderator, user=users[0], reason="spam", duration=timedelta(hours=24))
+    second = await database_sync_to_async(moderation.moderation_mute)(
+        moderator=moderator, user=users[0], reason="spam", duration=timedelta(days=7))
+    for _mute in (first, second):
+        assert (await receive_until(socket, "sanction"))["d"]["kind"] == "mute"
+    await database_sync_to_async(moderation.moderation_lift)(moderator=moderator, sanction=second, reason="appeal")
+    still = await receive_until(socket, "sanction")  # the other mute holds: its end, in the page's language
+    assert still["d"]["id"] == first.pk and still["d"]["message"].startswith("Un modérateur")
+    await database_sync_to_async(moderation.moderation_lift)(moderator=moderator, sanction=first, reason="appeal")
+    assert (await receive_until(socket, "sanction_lifted"))["d"] == {"id": first.pk, "kind": "mute"}
+    await socket.send_json_to({"t": "chat", "v": None, "d": {"text": "thank you"}})
+    assert (await receive_until(socket, "chat"))["d"]["text"] == "thank you"
+    await socket.disconnect()
+
+
+def test_a_lift_tells_the_open_tables_only_once_it_commits(make_user, moderator, django_capture_on_commit_callbacks):
+    player = make_user()
+    mute = moderation.moderation_mute(moderator=moderator, user=player, reason="spam", duration=timedelta(hours=1))
+    with django_capture_on_commit_callbacks() as callbacks:
+        moderation.moderation_lift(moderator=moderator, sanction=mute, reason="appeal")
+    assert callbacks  # the outbox sends the lift's message on commit, as it does the mute's
+
+
 def test_a_ban_abandons_ranked_games_in_progress(start_table, moderator):
     match, users = start_table("perudo", 2, ranked=True)
     moderation.moderation_ban(moderator=moderator, user=users[1], reason="collusion")

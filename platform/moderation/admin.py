@@ -117,10 +117,9 @@ def lockout_in_force(field: str):
 
 @admin.register(Report)
 class ReportAdmin(SanctionActionsMixin, admin.ModelAdmin):
-    list_display = (
-        "created_at", "reported_player", "reason", "reported_chat", "quick_actions", "open_about_player",
-        "match_link", "status",
-    )
+    # and, after the chat lines, the reader's quick actions (get_list_display)
+    list_display = ("created_at", "reported_player", "reason", "reported_chat", "open_about_player", "match_link",
+                    "status")
     list_filter = (ReportStatusFilter, "reason", "created_at")
     search_fields = ("reported__username", "reporter__username", "comment", "match__id")
     readonly_fields = (
@@ -177,8 +176,9 @@ class ReportAdmin(SanctionActionsMixin, admin.ModelAdmin):
 
     def get_list_display(self, request):
         """The quick actions column is the reader's: only the actions they may run, back to this queue after."""
-        return [self.quick_actions_for(request) if name == "quick_actions" else name
-                for name in super().get_list_display(request)]
+        columns = list(super().get_list_display(request))
+        columns.insert(columns.index("reported_chat") + 1, self.quick_actions_for(request))
+        return columns
 
     def quick_actions_for(self, request):
         here = request.get_full_path()

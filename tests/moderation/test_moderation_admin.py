@@ -12,6 +12,7 @@ import pytest
 from django.apps import apps as django_apps
 from django.contrib import admin
 from django.contrib.auth.models import Group, Permission
+from django.core import checks
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -512,3 +513,8 @@ def test_the_match_page_marks_the_computers_moves_and_shows_connection_lines(mod
     assert [row["events"][0]["type"] for row in notices] == ["left"] and notices[0]["seat"] == 1
     moves = [row for row in log if not row["notice"] and row["seat"] >= 0]
     assert all(row["computer"] == (row["seat"] == 1 and log.index(row) > 0) for row in moves)
+
+
+def test_the_admin_passes_djangos_system_checks():
+    """``manage.py check`` (run by every server start) finds nothing wrong in the admin classes."""
+    assert [message.id for message in checks.run_checks(tags=[checks.Tags.admin]) if message.is_serious()] == []

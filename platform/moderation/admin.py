@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.http import HttpResponseRedirect
 from django.urls import path, reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
@@ -117,8 +117,8 @@ def lockout_in_force(field: str):
 
 @admin.register(Report)
 class ReportAdmin(SanctionActionsMixin, admin.ModelAdmin):
-    # and, after the chat lines, the reader's quick actions (get_list_display)
-    list_display = ("created_at", "reported_player", "reason", "reported_chat", "open_about_player", "match_link",
+    # and, after the chat lines, the reader's quick actions (get_list_display): both on a laptop's screen
+    list_display = ("reported_at", "reported_player", "reported_chat", "reason", "open_about_player", "match_link",
                     "status")
     list_filter = (ReportStatusFilter, "reason", "created_at")
     search_fields = ("reported__username", "reporter__username", "comment", "match__id")
@@ -144,6 +144,13 @@ class ReportAdmin(SanctionActionsMixin, admin.ModelAdmin):
                       lockout_until=lockout_in_force("ends_at"))
         )
 
+    @admin.display(description=_("reported"), ordering="created_at")
+    def reported_at(self, report):
+        """Day and time, short (the whole date on hover), so that the chat lines and the actions fit a laptop."""
+        local = timezone.localtime(report.created_at)
+        return format_html('<time datetime="{}" title="{}">{}</time>', local.isoformat(),
+                           formats.date_format(local, "DATETIME_FORMAT"), formats.date_format(local, "j M H:i"))
+
     @admin.display(description=_("reported player"), ordering="reported__username")
     def reported_player(self, report):
         """The player's page, and whether a suspension or a ban is already in force."""
@@ -153,7 +160,7 @@ class ReportAdmin(SanctionActionsMixin, admin.ModelAdmin):
             standing = _("suspended until %(until)s") % {"until": format_moment(report.lockout_until)}
         else:
             return player_link(report.reported)
-        return format_html('{} <strong class="badge-active">{}</strong>', player_link(report.reported), standing)
+        return format_html('{}<br><strong class="badge-active">{}</strong>', player_link(report.reported), standing)
 
     @admin.display(description=_("open reports"), ordering="open_reports")
     def open_about_player(self, report):

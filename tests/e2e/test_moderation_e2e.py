@@ -1,11 +1,16 @@
 """A moderator (staff in the Moderators group, not a superuser) hides a chat line and warns a player, who sees both
-live, then handles a report from the report's page in two clicks and a reason; the suspended player's open table
-pages say why and until when and stop reconnecting, and the log-in page says the same. Viewport screenshots (laptop and phone) go to test-artifacts/."""
+live, mutes and unmutes them (the open tables' chat box closes and opens again at once), then handles a report from
+the report's page in two clicks and a reason; the suspended player's open table pages say why and until when and
+stop reconnecting, and the log-in page says the same. The moderator's browser is in Paris: its own script reports
+the zone, and admin dates are in Paris time. Viewport screenshots (laptop and phone) go to test-artifacts/."""
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo
+
 import pytest
 from django.contrib.auth.models import Group
+from django.utils import formats, timezone
 
 from lobby import services as lobby
 from moderation.groups import MODERATORS
@@ -26,8 +31,8 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))  # the viewport, as a person sees it
 
 
-def log_in(browser, live_url, username: str, viewport: dict):
-    context = browser.new_context(viewport=viewport, base_url=live_url)
+def log_in(browser, live_url, username: str, viewport: dict, timezone_id: str | None = None):
+    context = browser.new_context(viewport=viewport, base_url=live_url, timezone_id=timezone_id)
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.goto("/accounts/login/")
@@ -62,11 +67,14 @@ def test_a_moderator_handles_a_report_and_the_player_reads_why(browser, live_url
             page.goto(f"/table/{match.pk}/")
             page.wait_for_selector("[data-players] li")
 
-        context, admin = log_in(browser, live_url, moderator.username, LAPTOP)
+        context, admin = log_in(browser, live_url, moderator.username, LAPTOP, timezone_id="Europe/Paris")
         contexts.append(context)
         admin.wait_for_url(lambda url: "/login/" not in url)
         admin.goto("/admin/moderation/report/")
-        assert "Times in UTC" in admin.inner_text(".admin-time-zone")  # the moderator's (the browser's) zone
+        # timezone.js set the cookie as browsers do (Europe%2FParis), and the server read it
+        assert "Times in Europe/Paris" in admin.inner_text(".admin-time-zone")
+        quick = admin.locator("td.field-reported_chat + td")  # the chat lines and the quick actions: on screen
+        assert quick.bounding_box()["x"] + quick.bounding_box()["width"] <= LAPTOP["width"]
         shot(admin, "moderation-report-queue")
         # A hidden chat line leaves the open pages at once; a warning shows live until acknowledged.
         admin.goto(f"/admin/turnengine/match/{match.pk}/change/")
@@ -87,6 +95,25 @@ def test_a_moderator_handles_a_report_and_the_player_reads_why(browser, live_url
         warning.query_selector("button").click()
         tables[1].wait_for_selector("[data-warning-notice]", state="detached")
         assert Sanction.objects.get(kind="warning").acknowledged_at is not None
+        # A mute closes the open tables' chat box, and lifting it opens the box again, without a reload.
+        admin.click(".moderation-buttons a[href*='/act/mute/'][href*='duration=24h']")
+        admin.select_option("#id_preset", "spam")
+        admin.click("[data-confirm]")
+        admin.wait_for_selector(".messagelist .success")
+        for page in tables:
+            page.wait_for_selector("[data-mute-notice]")
+            assert page.is_disabled("[data-chat-form] input")
+        mute = Sanction.objects.get(kind="mute")
+        admin.goto(f"/admin/moderation/sanction/{mute.pk}/change/")
+        paris = timezone.localtime(mute.starts_at, ZoneInfo("Europe/Paris"))
+        assert formats.date_format(paris, "DATETIME_FORMAT") in admin.content()  # an admin date, Paris time
+        admin.click(".moderation-buttons a[href*='/act/lift/']")
+        admin.fill("#id_reason", "appeal accepted")
+        admin.click("[data-confirm]")
+        admin.wait_for_selector(".messagelist .success")
+        for page in tables:
+            page.wait_for_selector("[data-mute-notice]", state="detached")
+            page.wait_for_function("() => !document.querySelector('[data-chat-form] input').disabled")
 
         admin.goto(f"/admin/moderation/report/{report.pk}/change/")
         assert "you are all idiots" in admin.content()  # the reported line, hidden but kept for moderators

@@ -72,6 +72,13 @@ class SanctionActionsMixin:
         return request.user.has_perm("moderation.add_sanction")
 
 
+def short_moment(moment):
+    """Day and time, short (the whole date on hover), so that a list's other columns fit a laptop's screen."""
+    local = timezone.localtime(moment)
+    return format_html('<time datetime="{}" title="{}">{}</time>', local.isoformat(),
+                       formats.date_format(local, "DATETIME_FORMAT"), formats.date_format(local, "j M H:i"))
+
+
 def chat_lines_html(report):
     lines = report.chat_messages.all()
     return format_html_join(
@@ -146,10 +153,7 @@ class ReportAdmin(SanctionActionsMixin, admin.ModelAdmin):
 
     @admin.display(description=_("reported"), ordering="created_at")
     def reported_at(self, report):
-        """Day and time, short (the whole date on hover), so that the chat lines and the actions fit a laptop."""
-        local = timezone.localtime(report.created_at)
-        return format_html('<time datetime="{}" title="{}">{}</time>', local.isoformat(),
-                           formats.date_format(local, "DATETIME_FORMAT"), formats.date_format(local, "j M H:i"))
+        return short_moment(report.created_at)
 
     @admin.display(description=_("reported player"), ordering="reported__username")
     def reported_player(self, report):
@@ -286,8 +290,12 @@ class SanctionAdmin(admin.ModelAdmin):
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnlyModelAdmin):
-    list_display = ("created_at", "moderator", "action", "target_user", "match", "reason")
+    list_display = ("logged_at", "moderator", "action", "target_user", "match", "reason")
     list_select_related = ("moderator", "target_user", "match")
+
+    @admin.display(description=_("time"), ordering="created_at")
+    def logged_at(self, entry):
+        return short_moment(entry.created_at)
     list_filter = ("action", "created_at")
     search_fields = ("moderator__username", "target_user__username", "reason")
     readonly_fields = ("created_at", "moderator", "action", "target_user", "match", "detail", "reason")

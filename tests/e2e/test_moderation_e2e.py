@@ -148,6 +148,7 @@ def test_a_moderator_handles_a_report_and_the_player_reads_why(browser, live_url
         shot(admin, "moderation-player-page")
         admin.goto(f"/admin/turnengine/match/{match.pk}/change/")
         admin.wait_for_selector("[data-moderation-log] li >> text=rolled")
+        admin.wait_for_selector("[data-moderation-log] li.notice >> text=left the game")  # the connection lines
         assert "abandoned" in admin.content()
         admin.locator("#log-title").scroll_into_view_if_needed()
         shot(admin, "moderation-match-page")

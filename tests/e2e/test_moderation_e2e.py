@@ -73,8 +73,10 @@ def test_a_moderator_handles_a_report_and_the_player_reads_why(browser, live_url
         admin.goto("/admin/moderation/report/")
         # timezone.js set the cookie as browsers do (Europe%2FParis), and the server read it
         assert "Times in Europe/Paris" in admin.inner_text(".admin-time-zone")
-        quick = admin.locator("td.field-reported_chat + td")  # the chat lines and the quick actions: on screen
-        assert quick.bounding_box()["x"] + quick.bounding_box()["width"] <= LAPTOP["width"]
+        # the chat lines and, after them, the quick actions are on screen (not scrolled off the list's right edge)
+        quick, shown = admin.locator("td.field-reported_chat + td").bounding_box(), admin.locator(".results").bounding_box()
+        assert "Suspend 7 days" in admin.inner_text("td.field-reported_chat + td")
+        assert quick["x"] + quick["width"] <= shown["x"] + shown["width"]
         shot(admin, "moderation-report-queue")
         # A hidden chat line leaves the open pages at once; a warning shows live until acknowledged.
         admin.goto(f"/admin/turnengine/match/{match.pk}/change/")

@@ -8,6 +8,7 @@ Django calls ``handler500`` (``tapete.urls``) inside its handling of the uncaugh
 request was already speaking). Every other failure keeps Django's own 500 page.
 """
 
+import re
 import sys
 
 from django.apps import apps
@@ -36,6 +37,7 @@ def server_error(request):
 
 # The model permission each Django admin view of a model needs (a change page: "view" to read, "change" to save).
 ADMIN_VIEW_PERMISSIONS = {"changelist": "view", "history": "view", "add": "add", "delete": "delete"}
+PERMISSION_NAME = re.compile(r"(\w+)\.(view|add|change|delete)_(\w+)")  # "moderation.add_sanction"
 
 
 def permission_denied(request, exception):
@@ -67,10 +69,10 @@ def missing_permission(request, exception) -> tuple[str, str] | None:
     """(``app.codename``, what it lets one do, in words) of the permission the refused page needs: the one the view
     named when it refused (``PermissionDenied("moderation.add_sanction")``), else the one Django admin's view of
     that model checks; None if neither says."""
-    named = str(exception.args[0]) if exception is not None and exception.args else ""
-    if "." in named and "_" in named:
-        app_label, codename = named.split(".", 1)
-        verb, model_name = codename.split("_", 1)
+    named = PERMISSION_NAME.fullmatch(str(exception.args[0]) if exception is not None and exception.args else "")
+    if named:
+        app_label, verb, model_name = named.groups()
+        codename = f"{verb}_{model_name}"
     else:
         url_name = admin_view(request).url_name or ""
         found = next(

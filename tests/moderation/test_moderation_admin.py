@@ -13,6 +13,7 @@ from django.apps import apps as django_apps
 from django.contrib import admin
 from django.contrib.auth.models import Group, Permission
 from django.core import checks
+from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -24,6 +25,7 @@ from moderation.groups import MODERATORS
 from moderation.models import AuditEntry, ModeratorNote, Report, Sanction
 from moderation.notices import sanction_message
 from ratings.models import Rating, RatingChange
+from tapete.errors import permission_denied
 from turnengine import chat, timers
 from turnengine.models import ChatMessage, Match
 
@@ -520,3 +522,15 @@ def test_the_match_page_marks_the_computers_moves_and_shows_connection_lines(mod
 def test_the_admin_passes_djangos_system_checks():
     """``manage.py check`` (run by every server start) finds nothing wrong in the admin classes."""
     assert [message.id for message in checks.run_checks(tags=[checks.Tags.admin]) if message.is_serious()] == []
+
+
+def test_a_refusal_with_any_message_still_gets_the_admins_403_page(rf, make_user):
+    request = rf.get(reverse("admin:moderation_report_changelist"))
+    request.user = make_user()
+    request.user.is_staff = True
+    for message in ("odd_text.without a permission", "x.y", ""):
+        response = permission_denied(request, PermissionDenied(message))
+        response.render()
+        assert response.status_code == 403 and b"may not" in response.content, message
+    request.user.is_staff = False  # not staff: Django's plain page
+    assert b"Tapete administration" not in permission_denied(request, PermissionDenied()).content

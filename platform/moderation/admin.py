@@ -251,7 +251,7 @@ class ReportAdmin(SanctionActionsMixin, admin.ModelAdmin):
 
 @admin.register(Sanction)
 class SanctionAdmin(admin.ModelAdmin):
-    list_display = ("kind", "user_link", "starts_at", "ends_at", "by", "lifted_at", "acknowledged_at", "report")
+    list_display = ("kind", "user_link", "starts", "ends", "by", "lifted", "acknowledged", "report")
     list_display_links = ("kind",)  # the sanction's own page (the player's name links to the player's page)
     list_select_related = ("user", "by", "report__reported", "report__reporter")
     list_filter = ("kind", ("lifted_at", admin.EmptyFieldListFilter))
@@ -266,6 +266,24 @@ class SanctionAdmin(admin.ModelAdmin):
     @admin.display(description=_("player"), ordering="user__username")
     def user_link(self, sanction):
         return player_link(sanction.user)
+
+    @admin.display(description=_("from"), ordering="starts_at")
+    def starts(self, sanction):
+        return short_moment(sanction.starts_at)
+
+    @admin.display(description=_("until"), ordering="ends_at")
+    def ends(self, sanction):
+        if sanction.kind == Sanction.Kind.WARNING or sanction.ends_at is None:
+            return "—"
+        return short_moment(sanction.ends_at)
+
+    @admin.display(description=_("lifted"), ordering="lifted_at")
+    def lifted(self, sanction):
+        return short_moment(sanction.lifted_at) if sanction.lifted_at else "—"
+
+    @admin.display(description=_("acknowledged"), ordering="acknowledged_at")
+    def acknowledged(self, sanction):
+        return short_moment(sanction.acknowledged_at) if sanction.acknowledged_at else "—"
 
     @admin.action(description=_("Lift the sanction…"), permissions=["change"])
     def lift(self, request, queryset):

@@ -25,13 +25,11 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.names import GUEST_PREFIX
 from accounts.registration import TooManyAccounts, count_new_account
 from turnengine.models import Match
 from turnengine.writer import delete_tables_of
 from web.throttle import client_address
-
-GUEST_PREFIX = "guest-"
-RESERVED_PREFIXES = (GUEST_PREFIX, "bot-")  # names the site gives; nobody signs up with them
 
 
 def guest_create(*, address: str | None = None) -> User:

@@ -156,7 +156,8 @@
         const absent = player.absent || (clock && clock.absent[player.seat]);
         const offline = !player.online && !player.bot;
         const words = this.live ? this.connectionWords(player) : "";
-        const label = [player.username, player.seat === this.ctx.seat ? _("you") : null,
+        const kind = player.bot ? _("computer") : player.guest ? _("guest") : null;
+        const label = [player.username, kind, player.seat === this.ctx.seat ? _("you") : null,
           player.rating !== null && player.rating !== undefined ? fmt(_("rating %s"), [player.rating]) : null,
           words || (this.live ? _("online") : null), acting ? _("to play") : null].filter(Boolean).join(", ");
         const classes = ["player", `seat-${player.seat}`, offline ? "offline" : "online", acting ? "to-act" : "",
@@ -166,6 +167,7 @@
           el("span", { class: "visually-hidden", "data-player-label": "", text: label }),
           el("span", { class: "presence", "aria-hidden": "true" }),
           el("span", { class: "player-name", "aria-hidden": "true", text: player.username, title: player.username }),
+          kind ? el("span", { class: "player-kind", "aria-hidden": "true", text: kind }) : null,
           player.seat === this.ctx.seat ? el("span", { class: "you", "aria-hidden": "true", text: `(${_("you")})` }) : null,
           player.rating !== null && player.rating !== undefined
             ? el("span", { class: "rating", "aria-hidden": "true", text: `${player.rating}`, title: _("rating") }) : null,

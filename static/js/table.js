@@ -156,6 +156,7 @@
         const absent = player.absent || (clock && clock.absent[player.seat]);
         const offline = !player.online && !player.bot;
         const words = this.live ? this.connectionWords(player) : "";
+        const kindKey = player.bot ? "computer" : player.guest ? "guest" : null;
         const kind = player.bot ? _("computer") : player.guest ? _("guest") : null;
         const label = [player.username, kind, player.seat === this.ctx.seat ? _("you") : null,
           player.rating !== null && player.rating !== undefined ? fmt(_("rating %s"), [player.rating]) : null,
@@ -167,7 +168,8 @@
           el("span", { class: "visually-hidden", "data-player-label": "", text: label }),
           el("span", { class: "presence", "aria-hidden": "true" }),
           el("span", { class: "player-name", "aria-hidden": "true", text: player.username, title: player.username }),
-          kind ? el("span", { class: "player-kind", "aria-hidden": "true", text: kind }) : null,
+          kind ? el("span", { class: "player-kind", "data-kind": kindKey, "aria-hidden": "true", text: kind, title: kind })
+            : null,
           player.seat === this.ctx.seat ? el("span", { class: "you", "aria-hidden": "true", text: `(${_("you")})` }) : null,
           player.rating !== null && player.rating !== undefined
             ? el("span", { class: "rating", "aria-hidden": "true", text: `${player.rating}`, title: _("rating") }) : null,

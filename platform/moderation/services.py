@@ -3,7 +3,7 @@
 
 Every action needs a reason (:class:`ReasonRequired` otherwise) and is refused with a code and a readable message
 (:class:`Refused`, a ``CodedError``) when it would change nothing: reversing a match twice or an unrated one,
-hiding a hidden line, lifting a lifted sanction, banning a banned player, closing a handled report. The
+refunding a player with nothing left to refund, hiding a hidden line, lifting a lifted sanction, banning a banned player, closing a handled report. The
 ``*_refusal`` functions return that refusal beforehand, for the moderators' confirmation pages
 (``moderation.admin_actions``); the actions check again under their transaction.
 
@@ -379,6 +379,8 @@ def moderation_refund(*, moderator, user, reason: str) -> int:
     with transaction.atomic():
         _refuse_if(refund_refusal(user=user))
         changes = rating_refund(cheater=user, by=moderator, reason=reason)
+        if not changes:  # another moderator's refund took them while this one waited for the locks
+            _refuse_if(refund_refusal(user=user))
         _audit(
             moderator=moderator,
             action="refund",

@@ -4,12 +4,15 @@ refunds), audited; a reversal takes a rated game off a player's count only where
 player page shows the signs of farming. The expected ratings are worked out by hand in each test (K = 40 for
 players with fewer than 20 rated games, E = 1 / (1 + 10 ** ((Rb - Ra) / 400)))."""
 
+import threading
+
 import pytest
 from django.contrib.auth.models import Group
-from django.db import transaction
+from django.db import connection, transaction
 from django.urls import reverse
 
 from lobby import services as lobby
+from moderation import services
 from moderation.admin_actions import action_url
 from moderation.groups import MODERATORS
 from moderation.models import AuditEntry
@@ -118,3 +121,33 @@ def test_the_player_page_shows_the_signs_of_farming(moderator, make_user):
     # Every account here is new: the three games, 20 + 17.708 - 22.162 = +15.5.
     assert "3 rated games, rating +15.5" in fair_play
     assert action_url("refund", next_url="", users=[farmer.pk]).split("?")[0] in fair_play
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks under real concurrency: PostgreSQL's")
+@pytest.mark.django_db(transaction=True)
+def test_two_moderators_refunding_at_once_refund_once(make_user):
+    cheater, alice = make_user("cheater"), make_user("alice")
+    rated_match([cheater, alice], [[0], [1]])  # +20 / -20
+    moderators = [make_user("mod1"), make_user("mod2")]
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def refund(moderator):
+        try:
+            barrier.wait()
+            outcomes.append(services.moderation_refund(moderator=moderator, user=cheater, reason="cheating"))
+        except services.Refused as refused:
+            outcomes.append(refused.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=refund, args=(moderator,)) for moderator in moderators]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(outcomes, key=str) == [2, "nothing_to_refund"]
+    assert (_rating(cheater).rating, _rating(cheater).games) == (1500.0, 0)
+    assert (_rating(alice).rating, _rating(alice).games) == (1500.0, 0)
+    assert AuditEntry.objects.filter(action="refund").count() == 1

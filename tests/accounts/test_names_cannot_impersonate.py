@@ -93,3 +93,22 @@ def test_a_sign_up_that_loses_the_race_for_a_name_reads_why(make_user, monkeypat
     assert response.status_code == 200
     assert "or one that looks like it" in response.content.decode()
     assert list(User.objects.values_list("username", flat=True)) == ["rosa"]
+
+
+def test_accounts_whose_names_already_looked_alike_keep_them_when_skeletons_come(make_user):
+    """Migration 0004 fills the column oldest first: a later look-alike is marked apart and keeps its name, and
+    saving it again keeps the mark."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    older, later = make_user("ana"), make_user("bob")
+    User.objects.filter(pk=later.pk).update(username="Аna", username_skeleton="before-1")  # a Cyrillic А
+    User.objects.filter(pk=older.pk).update(username_skeleton="before-2")
+    import_module("accounts.migrations.0004_username_skeleton").fill_skeletons(apps, None)
+    assert User.objects.get(pk=older.pk).username_skeleton == "ana"
+    assert User.objects.get(pk=later.pk).username_skeleton == f"ana#{later.pk}"
+    later = User.objects.get(pk=later.pk)
+    later.first_name = "Anna"
+    later.save()
+    assert User.objects.get(pk=later.pk).username_skeleton == f"ana#{later.pk}"

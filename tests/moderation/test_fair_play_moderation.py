@@ -151,3 +151,17 @@ def test_two_moderators_refunding_at_once_refund_once(make_user):
     assert (_rating(cheater).rating, _rating(cheater).games) == (1500.0, 0)
     assert (_rating(alice).rating, _rating(alice).games) == (1500.0, 0)
     assert AuditEntry.objects.filter(action="refund").count() == 1
+
+
+def test_changes_rated_before_the_count_was_kept_learn_it_from_their_match(make_user):
+    """Migration ratings 0002 fills ``counted_game`` from each match's clock and seats."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    winner, loser, away = make_user(), make_user(), make_user()
+    rated_match([winner, loser, away], [[0], [2], [1]], absent={2})
+    RatingChange.objects.update(counted_game=True)  # as every row was before the column
+    import_module("ratings.migrations.0002_ratingchange_counted_game").fill_counted_games(apps, None)
+    counted = dict(RatingChange.objects.values_list("user__username", "counted_game"))
+    assert counted == {winner.username: True, loser.username: True, away.username: False}

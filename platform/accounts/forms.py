@@ -1,26 +1,16 @@
 """Forms of the accounts app: sign-up, and a guest keeping their account under a name of their own."""
 
-from django import forms
 from django.contrib.auth.forms import UserCreationForm
-from django.utils.translation import gettext_lazy as _
 
-from accounts.guests import RESERVED_PREFIXES
 from accounts.models import User
 
 
 class SignUpForm(UserCreationForm):
+    """Names the site gives and look-alike names are refused by ``User.clean`` (``accounts.names``)."""
+
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
-
-    def clean_username(self):
-        username = super().clean_username()
-        if username.lower().startswith(RESERVED_PREFIXES):
-            raise forms.ValidationError(
-                _("Names starting with “guest-” or “bot-” are kept for the site's own accounts."),
-                code="reserved_name",
-            )
-        return username
 
 
 class KeepAccountForm(SignUpForm):

@@ -1,6 +1,7 @@
 """Guest accounts: a visitor plays at once, without signing up (as on Lichess).
 
-A guest is a real account made on the fly (``is_guest``), logged in with an unusable password: it sits at tables
+A guest is a real account made on the fly, counted against the limit on accounts per client address like a
+sign-up (``accounts.registration``: over it, the visitor reads why, with an HTTP 429) (``is_guest``), logged in with an unusable password: it sits at tables
 like anyone, but is never rated and never sits at a ranked table (``lobby.services`` refuses). The guest keeps it by
 choosing a name and password (``accounts.views.keep_account``): the same row, so its games and history stay
 theirs. An abandoned guest (no log-in and no table activity for ``TAPETE_GUEST_TTL_SECONDS``) is cleaned up by the
@@ -20,18 +21,21 @@ from django.contrib.auth import login
 from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError, Q, RestrictedError
+from django.shortcuts import render
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.names import GUEST_PREFIX
+from accounts.registration import TooManyAccounts, count_new_account
 from turnengine.models import Match
 from turnengine.writer import delete_tables_of
-
-GUEST_PREFIX = "guest-"
-RESERVED_PREFIXES = (GUEST_PREFIX, "bot-")  # names the site gives; nobody signs up with them
+from web.throttle import client_address
 
 
-def guest_create() -> User:
-    """A new guest account with a fresh name (guest-k3x9q2) and no usable password."""
+def guest_create(*, address: str | None = None) -> User:
+    """A new guest account with a fresh name (guest-k3x9q2) and no usable password, counted against ``address``'s
+    limit on new accounts (:class:`~accounts.registration.TooManyAccounts` over it)."""
+    count_new_account(address)
     while True:
         username = GUEST_PREFIX + secrets.token_hex(3)
         try:
@@ -46,21 +50,25 @@ def guest_create() -> User:
 
 def login_guest(request) -> User:
     """Make a guest account for this anonymous visitor and log it in."""
-    user = guest_create()
+    user = guest_create(address=client_address(request))
     login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
     return user
 
 
 def login_or_guest(view):
     """Like ``login_required``, except that an anonymous POST (an explicit click: play, join, open a table)
-    plays as a new guest instead of being sent to the log-in page."""
+    plays as a new guest instead of being sent to the log-in page; over the limit on new accounts, the visitor
+    reads why (HTTP 429) and may log in instead."""
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         if not request.user.is_authenticated:
             if request.method != "POST":
                 return redirect_to_login(request.get_full_path())
-            login_guest(request)
+            try:
+                login_guest(request)
+            except TooManyAccounts as refused:
+                return render(request, "accounts/too_many_accounts.html", {"message": refused.message}, status=429)
         return view(request, *args, **kwargs)
 
     return wrapper

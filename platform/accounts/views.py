@@ -12,6 +12,7 @@ from tapete_sdk import registry
 
 from accounts.forms import KeepAccountForm, SignUpForm
 from accounts.models import User
+from accounts.registration import TooManyAccounts, account_save
 from accounts.selectors import finished_games, user_current_matches, user_finished_matches
 from ratings.charts import rating_chart_svg
 from ratings.pools import pool_label
@@ -24,15 +25,16 @@ def signup(request):
     if request.user.is_authenticated:
         return redirect("lobby:home")
     form = SignUpForm(request.POST or None)
-    if request.method == "POST" and (wait := throttle.SIGNUPS_PER_ADDRESS.wait_seconds(request)):
-        messages.error(request, throttle.SIGNUPS_PER_ADDRESS.message(wait))
-        return render(request, "registration/signup.html", {"form": SignUpForm()}, status=429)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        throttle.SIGNUPS_PER_ADDRESS.count(request)
-        login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
-        messages.success(request, _("Welcome to Tapete, %(name)s!") % {"name": user.username})
-        return redirect("lobby:home")
+        try:
+            user = account_save(form, address=throttle.client_address(request))
+        except TooManyAccounts as refused:
+            messages.error(request, refused.message)
+            return render(request, "registration/signup.html", {"form": SignUpForm()}, status=429)
+        if user is not None:
+            login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
+            messages.success(request, _("Welcome to Tapete, %(name)s!") % {"name": user.username})
+            return redirect("lobby:home")
     return render(request, "registration/signup.html", {"form": form})
 
 
@@ -45,10 +47,17 @@ def keep_account(request):
     # The guest's generated name is not offered: it is reserved for guests.
     form = KeepAccountForm(request.POST or None, instance=request.user, initial={"username": ""})
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        update_session_auth_hash(request, user)
-        messages.success(request, _("Your account is yours to keep, %(name)s.") % {"name": user.username})
-        return redirect("profile", user.username)
+        try:
+            user = account_save(form, address=throttle.client_address(request))
+        except TooManyAccounts as refused:
+            request.user.refresh_from_db()  # the form changed it in memory; it is still the guest it was
+            messages.error(request, refused.message)
+            form = KeepAccountForm(instance=request.user, initial={"username": ""})
+            return render(request, "registration/keep_account.html", {"form": form}, status=429)
+        if user is not None:
+            update_session_auth_hash(request, user)
+            messages.success(request, _("Your account is yours to keep, %(name)s.") % {"name": user.username})
+            return redirect("profile", user.username)
     return render(request, "registration/keep_account.html", {"form": form})
 
 

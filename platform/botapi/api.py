@@ -22,7 +22,7 @@ from botapi.errors import API_ERRORS, ApiError
 from botapi.models import SCOPE_PLAY, SCOPE_READ
 from botapi.ratelimit import TokenThrottle
 from lobby import services as lobby
-from lobby.errors import LobbyError
+from lobby.errors import LobbyError, TooManyTables
 from turnengine import services
 from turnengine.errors import EngineError
 
@@ -70,7 +70,7 @@ api.add_exception_handler(Http404, lambda request, exc: _error_response(request,
 api.add_exception_handler(
     HttpError, lambda request, exc: _error_response(request, ApiError("invalid_request"))
 )
-api.add_exception_handler(LobbyError, lambda request, exc: _error_response(request, ApiError(exc.code)))
+api.add_exception_handler(LobbyError, lambda request, exc: _error_response(request, lobby_api_error(exc)))
 api.add_exception_handler(EngineError, lambda request, exc: _error_response(request, engine_api_error(exc)))
 api.add_exception_handler(BotAccountError, lambda request, exc: _error_response(request, ApiError(exc.code)))
 
@@ -78,6 +78,13 @@ api.add_exception_handler(BotAccountError, lambda request, exc: _error_response(
 def _plain(errors) -> list[dict]:
     """Pydantic's error list, reduced to what is JSON and useful: where, and what."""
     return [{"loc": list(error.get("loc", ())), "msg": str(error.get("msg", ""))} for error in errors]
+
+
+def lobby_api_error(error: LobbyError) -> ApiError:
+    """The lobby's code; a refusal by the limits on tables also says how long to wait."""
+    if isinstance(error, TooManyTables):
+        return ApiError(error.code, detail={"retry_after": error.wait_seconds})
+    return ApiError(error.code)
 
 
 def engine_api_error(error: EngineError) -> ApiError:

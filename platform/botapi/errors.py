@@ -24,6 +24,10 @@ API_ERRORS: dict[str, tuple[int, object]] = {
     ),
     "missing_scope": (403, _("This token lacks the scope this request needs.")),
     "rate_limited": (429, _("Too many requests with this token: slow down.")),
+    "too_many_tables": (
+        429,
+        _("Too many tables were opened by this account or from this network lately: wait retry_after seconds."),
+    ),
     "invalid_request": (422, _("The request's parameters or body are not valid.")),
     "not_found": (404, _("There is no such table, game or token.")),
     "method_not_allowed": (405, _("This address does not take this HTTP method: see the Allow header.")),

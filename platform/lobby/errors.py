@@ -3,12 +3,23 @@
 from django.utils.translation import gettext_lazy as _
 from tapete_sdk.plugin import CodedError
 
+from web.throttle import Limit
+
 
 class LobbyError(CodedError):
     """Refusal of a lobby request; nothing was changed. The message is the code's, in the current language."""
 
     def __init__(self, code: str) -> None:
         super().__init__(code, MESSAGES[code])
+
+
+class TooManyTables(LobbyError):
+    """A new table over one of the limits on tables (per account, per address): its message says for how long, the
+    pages answer HTTP 429 and the Bot API ``too_many_tables``."""
+
+    def __init__(self, limit: Limit, wait_seconds: int) -> None:
+        CodedError.__init__(self, "too_many_tables", limit.message(wait_seconds))
+        self.wait_seconds = wait_seconds
 
 
 MESSAGES = {

@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import partial
 
 from lobby.errors import LobbyError
+from lobby.services import count_new_table
 from moderation.sanctions import is_locked_out
 from moderation.services import network_notices_for
 from turnengine import services, writer
@@ -18,9 +19,10 @@ from turnengine.models import Match, Seat
 from turnengine.updates import Update, encode_frame
 
 
-def table_rematch(*, user, match_id: int) -> tuple[Match, Update | None]:
-    """Seat ``user`` at the rematch of the finished table ``match_id`` (opening it if needed); returns the new
-    table and, if this made it start, the frames of its first move. The old table's lock orders the players who
+def table_rematch(*, user, match_id: int, ip_address: str | None = None) -> tuple[Match, Update | None]:
+    """Seat ``user`` at the rematch of the finished table ``match_id`` (opening it if needed: a new table, counted
+    against the limits on tables of ``user`` and ``ip_address`` as any other); returns the new table and, if this
+    made it start, the frames of its first move. The old table's lock orders the players who
     accept at once: the first opens the rematch, the others find it. On commit the players still on the old
     table's result screen hear who accepted (:func:`rematch_notice`), and the lobby hears of the new table."""
     if is_locked_out(user):
@@ -38,6 +40,7 @@ def table_rematch(*, user, match_id: int) -> tuple[Match, Update | None]:
             raise LobbyError("not_seated")
         new_id = Match.objects.filter(rematch_of=old).values_list("pk", flat=True).first()
         if new_id is None:
+            count_new_table(user=user, ip_address=ip_address)
             new_id = _open_rematch(old, old_seats, user).pk
         with writer.locked(new_id) as change:
             new = change.match

@@ -27,8 +27,8 @@ def running_tables(*, game: str, limit: int = 20) -> QuerySet[Match]:
 
 
 def with_ratings(matches) -> list[Match]:
-    """Attach ``players``: (username, rating in the table's pool or None, is a bot), and ``player_names``, to each
-    match, for the lobby."""
+    """Attach ``players``: (username, rating in the table's pool or None, is a bot, is a guest), and
+    ``player_names``, to each match, for the lobby."""
     matches = list(matches)
     for match in matches:
         seats = list(match.seats.all())
@@ -41,6 +41,7 @@ def with_ratings(matches) -> list[Match]:
                 seat.user.username,
                 ratings[seat.user_id].display if seat.user_id in ratings else None,
                 seat.user.is_bot,
+                seat.user.is_guest,
             )
             for seat in seats
         ]

@@ -14,13 +14,14 @@ from tapete_sdk import registry
 from tapete_sdk.plugin import InvalidOptions, play_now_players
 
 from botapi.models import BotAccount
-from lobby.errors import LobbyError
+from lobby.errors import LobbyError, TooManyTables
 from moderation.sanctions import is_locked_out
 from moderation.services import network_notices_for
 from ratings.selectors import match_pool, rating_value
 from turnengine import bot_seats, clocks, services, writer
 from turnengine.models import Match, Seat
 from turnengine.updates import Update
+from web import throttle
 
 PLAY_NOW_TIME_CONTROL = clocks.DEFAULT_PROFILE
 
@@ -66,6 +67,7 @@ def table_create(
         normalized = rules.normalize_options(options, num_players)
     except InvalidOptions as error:
         raise LobbyError("invalid_options") from error
+    count_new_table(user=user, ip_address=ip_address)
     with transaction.atomic():
         match = writer.open_table(
             game=game,
@@ -80,6 +82,16 @@ def table_create(
         )
         Seat.objects.create(match=match, index=0, user=user, ip_address=ip_address)
     return match
+
+
+def count_new_table(*, user, ip_address: str | None) -> None:
+    """Count a new table against the limits of its creator's account and address (``TAPETE_TABLES_PER_USER``,
+    ``TAPETE_TABLES_PER_ADDRESS``), whatever asked for it: the form, the Bot API, "Play now", a rematch. A fresh
+    account from the same address shares that address's count. :class:`TooManyTables` over either."""
+    if wait := throttle.TABLES_PER_USER.take(str(user.pk)):
+        raise TooManyTables(throttle.TABLES_PER_USER, wait)
+    if ip_address and (wait := throttle.TABLES_PER_ADDRESS.take(throttle.network_of(ip_address))):
+        raise TooManyTables(throttle.TABLES_PER_ADDRESS, wait)
 
 
 def _open(change: writer.MatchChange) -> Match:

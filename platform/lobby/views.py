@@ -17,12 +17,11 @@ from tapete_sdk.plugin import play_now_players, presets_of
 
 from accounts.guests import login_or_guest
 from lobby import option_text, rematch, selectors, services
-from lobby.errors import LobbyError
+from lobby.errors import LobbyError, TooManyTables
 from lobby.forms import TableForm
 from turnengine import bot_seats
 from turnengine.models import Match
 from turnengine.views import MAX_SEATS, board_templates
-from web import throttle
 from web.params import BadParameter, int_param
 
 
@@ -34,6 +33,14 @@ def _rules_or_404(game: str):
 
 
 PLAY_LEVEL_SESSION_KEY = "play_now_level"  # the level last chosen for "Play now" (each game starts at its weakest)
+
+
+def _too_many_tables(request, error: TooManyTables, page):
+    """A table refused by the limits on tables: the page the player was on, with the reason, as HTTP 429."""
+    messages.error(request, error.message)
+    response = page()
+    response.status_code = 429
+    return response
 
 
 def _may_rank(user) -> bool:
@@ -117,6 +124,8 @@ def play_now(request, game: str):
         match, _update = services.table_play_now(
             user=request.user, game=rules.key, level=level, ip_address=request.META.get("REMOTE_ADDR")
         )
+    except TooManyTables as error:
+        return _too_many_tables(request, error, lambda: home(request))
     except LobbyError as error:
         messages.error(request, error.message)
         return redirect("lobby:home")
@@ -142,11 +151,6 @@ def _table_lists(rules) -> dict:
 def table_create(request, game: str):
     rules = _rules_or_404(game)
     form = TableForm(rules, request.POST, may_rank=_may_rank(request.user))
-    if wait := throttle.TABLES_PER_USER.wait_seconds(request):
-        messages.error(request, throttle.TABLES_PER_USER.message(wait))
-        return render(
-            request, "lobby/game.html", {"rules": rules, "form": form, **_table_lists(rules)}, status=429
-        )
     if not form.is_valid():
         return render(
             request, "lobby/game.html", {"rules": rules, "form": form, **_table_lists(rules)}, status=400
@@ -165,10 +169,12 @@ def table_create(request, game: str):
             ip_address=request.META.get("REMOTE_ADDR"),
             grace_seconds=form.cleaned_data["disconnect_grace"],
         )
+    except TooManyTables as error:
+        page = {"rules": rules, "form": form, **_table_lists(rules)}
+        return _too_many_tables(request, error, lambda: render(request, "lobby/game.html", page))
     except LobbyError as error:
         messages.error(request, error.message)
         return redirect("lobby:game", game=rules.key)
-    throttle.TABLES_PER_USER.count(request)
     return redirect("lobby:table", match_id=match.pk)
 
 
@@ -275,10 +281,14 @@ def table_start(request, match_id: int):
 @require_POST
 def table_rematch(request, match_id: int):
     """ "Play again" on a result screen: take a seat at the same table's rematch (it starts once everyone is in)."""
-    done, result = _run(
-        request, match_id, lambda: rematch.table_rematch(user=request.user, match_id=match_id)
-    )
-    if not done:
+    ip_address = request.META.get("REMOTE_ADDR")
+    try:
+        new, _update = rematch.table_rematch(user=request.user, match_id=match_id, ip_address=ip_address)
+    except TooManyTables as error:
+        return _too_many_tables(request, error, lambda: table(request, match_id))
+    except LobbyError as error:
+        messages.error(request, error.message)
         return redirect("lobby:table", match_id=match_id)
-    new, _update = result
+    except Match.DoesNotExist:
+        raise Http404 from None
     return redirect("lobby:table", match_id=new.pk)

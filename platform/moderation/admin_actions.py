@@ -3,7 +3,7 @@
 List actions (checkboxes and the action menu), the buttons on change pages, the report queue's quick links and the
 per-player page all lead here, with the targets in the query string (``users=``, ``reports=`` or ``ids=``). The
 page shows what will happen to each target (the rating changes a reversal undoes, the games a suspension makes the
-player leave, the reports a sanction resolves), which targets would see nothing change and why, and asks for the
+player leave, the reports a sanction resolves, the changes a refund undoes), which targets would see nothing change and why, and asks for the
 reason: one of the preset reasons, free text, or both. Confirming calls the audited service
 (``moderation.services``) once per target. Durations: presets of 1 hour, 24 hours, 7 days and 30 days, or a number
 of days.
@@ -33,6 +33,7 @@ from accounts.models import User
 from moderation import sanctions, services
 from moderation.models import PresetReason, Report, Sanction
 from moderation.notices import format_moment
+from ratings.services import refundable_changes
 from turnengine.models import ChatMessage, Match
 
 DURATIONS = {
@@ -234,6 +235,17 @@ def _describe_reverse(target: Target, _duration) -> list[str]:
     ]
 
 
+def _describe_refund(target: Target, _duration) -> list[str]:
+    cheater = target.obj
+    lines = [_("In the ranked matches of %(name)s not reversed yet, their gains are taken back and every loss of "
+               "their opponents is given back; their own losses and their opponents' gains stay:")
+             % {"name": cheater.username}]
+    for change in refundable_changes(cheater=cheater):
+        lines.append(_("%(match)s: %(name)s %(delta)+.1f is undone.")
+                     % {"match": change.match, "name": change.user.username, "delta": change.delta})
+    return lines
+
+
 def _describe_close(status: str):
     def describe(target: Target, _duration) -> list[str]:
         report = target.obj
@@ -290,6 +302,17 @@ ACTIONS: dict[str, ModeratorAction] = {
                        "match", _describe_abort, services.abort_refusal, services.moderation_abort_match),
         _object_action("reverse", gettext_lazy("Reverse the ratings"), "ratings.add_ratingreversal", Match,
                        "match", _describe_reverse, services.reverse_refusal, services.moderation_reverse_ratings),
+        ModeratorAction(
+            key="refund",
+            label=gettext_lazy("Refund their opponents"),
+            permission="ratings.add_ratingreversal",
+            model=User,
+            describe=_describe_refund,
+            refusal=lambda target, _duration: services.refund_refusal(user=target.obj),
+            perform=lambda moderator, target, form: services.moderation_refund(
+                moderator=moderator, user=target.obj, reason=form.audit_reason()
+            ),
+        ),
         _object_action("resolve", gettext_lazy("Resolve the report"), "moderation.change_report", Report,
                        "report", _describe_close(Report.Status.RESOLVED), services.report_refusal,
                        partial(services.report_close, status=Report.Status.RESOLVED)),

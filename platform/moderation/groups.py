@@ -1,6 +1,6 @@
 """The "Moderators" group: exactly the permissions moderating needs. Moderators see matches (with the full
-reveal), chat, players and ratings; they handle reports and sanctions and reverse a match's ratings; they cannot
-edit ratings, accounts or the audit log, and never see passwords."""
+reveal), chat, players and ratings; they handle reports and sanctions, reverse a match's ratings and refund a
+cheater's opponents; they cannot edit ratings, accounts or the audit log, and never see passwords."""
 
 from django.contrib.auth.models import Group, Permission
 

@@ -1,5 +1,5 @@
 """The per-player moderation page in Django admin (``admin/accounts/user/<id>/moderation/``): who the player is,
-what is in force, reports made and received (with the reported chat lines), sanctions, staff-only notes (adding one
+what is in force, signs of rating farming (``moderation.fair_play``), reports made and received (with the reported chat lines), sanctions, staff-only notes (adding one
 is audited), the audit history about them, same-network notices, recent matches, and the quick sanctions with
 preset durations. Linked from the report queue, reports, match pages and the user list."""
 
@@ -17,6 +17,7 @@ from accounts.models import User
 from moderation import services
 from moderation.admin import sanction_buttons
 from moderation.admin_actions import action_url
+from moderation.fair_play import NEW_ACCOUNT_AGE, farming_signals
 from moderation.models import AuditEntry, Report
 from moderation.sanctions import player_restrictions
 from ratings.models import Rating
@@ -60,6 +61,11 @@ def player_page(request, user_id: int, *, admin_site):
         "games_finished": seats.filter(match__status=Match.Status.FINISHED).count(),
         "games_abandoned": seats.filter(abandoned=True).count(),
         "ratings": Rating.objects.filter(user=player).order_by("game", "pool"),
+        "farming": farming_signals(user=player),
+        "new_account_days": NEW_ACCOUNT_AGE.days,
+        "refund_url": action_url("refund", next_url=here, users=[player.pk])
+        if request.user.has_perm("ratings.add_ratingreversal") and services.refund_refusal(user=player) is None
+        else None,
         "buttons": sanction_buttons(next_url=here, users=[player.pk]) if can_sanction else [],
         "sanctions": sanctions,
         "reports_received": Report.objects.filter(reported=player)

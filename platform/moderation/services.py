@@ -3,7 +3,7 @@
 
 Every action needs a reason (:class:`ReasonRequired` otherwise) and is refused with a code and a readable message
 (:class:`Refused`, a ``CodedError``) when it would change nothing: reversing a match twice or an unrated one,
-hiding a hidden line, lifting a lifted sanction, banning a banned player, closing a handled report. The
+refunding a player with nothing left to refund, hiding a hidden line, lifting a lifted sanction, banning a banned player, closing a handled report. The
 ``*_refusal`` functions return that refusal beforehand, for the moderators' confirmation pages
 (``moderation.admin_actions``); the actions check again under their transaction.
 
@@ -41,7 +41,7 @@ from moderation.sanctions import (
     user_group,
 )
 from ratings.models import RatingChange
-from ratings.services import rating_reverse_match
+from ratings.services import rating_refund, rating_reverse_match, refundable_changes
 from turnengine import outbox, writer
 from turnengine.errors import EngineError
 from turnengine.models import ChatMessage, Match, Seat
@@ -368,6 +368,38 @@ def moderation_reverse_ratings(*, moderator, match: Match, reason: str) -> int:
         count = rating_reverse_match(match=match, by=moderator, reason=reason)
         _audit(moderator=moderator, action="reverse_ratings", reason=reason, match=match, changes=changes)
     return count
+
+
+def refund_refusal(*, user) -> Refused | None:
+    if not refundable_changes(cheater=user):
+        return Refused(
+            "nothing_to_refund",
+            _("%(name)s gained nothing, and nobody lost anything against them, in a rated match not reversed yet.")
+            % {"name": user.username},
+        )
+    return None
+
+
+def moderation_refund(*, moderator, user, reason: str) -> int:
+    """A cheater's refund (as Lichess's): their rating gains are undone and every opponent gets back what they lost
+    in the cheater's ranked matches (``ratings.services.rating_refund``); one audit entry lists each change."""
+    reason = require_reason(reason)
+    with transaction.atomic():
+        _refuse_if(refund_refusal(user=user))
+        changes = rating_refund(cheater=user, by=moderator, reason=reason)
+        if not changes:  # another moderator's refund took them while this one waited for the locks
+            _refuse_if(refund_refusal(user=user))
+        _audit(
+            moderator=moderator,
+            action="refund",
+            reason=reason,
+            target_user=user,
+            changes=[
+                {"match": change.match_id, "user": change.user.username, "delta": round(change.delta, 1)}
+                for change in changes
+            ],
+        )
+    return len(changes)
 
 
 # --- reports and notes -----------------------------------------------------------------------------------------

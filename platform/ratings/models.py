@@ -51,6 +51,11 @@ class RatingChange(models.Model):
         _("opponents"), default=list, help_text=_("Each opponent's name and rating.")
     )
     abandoned = models.BooleanField(_("abandoned"), default=False)
+    counted_game = models.BooleanField(
+        _("counted as a rated game"),
+        default=True,
+        help_text=_("Whether the match added one to the player's rated games (not for an unrated seat)."),
+    )
     created_at = models.DateTimeField(_("time"), auto_now_add=True, db_index=True)
     reversed_at = models.DateTimeField(_("reversed"), null=True, blank=True)
 
@@ -65,7 +70,8 @@ class RatingChange(models.Model):
 
 
 class RatingReversal(models.Model):
-    """Who reversed the ratings of which match, and why (collusion, cheating)."""
+    """Who reversed the ratings of which match, and why (collusion, cheating): the first reversal or refund that
+    touched it (each one is in the moderators' audit log too)."""
 
     match = models.OneToOneField(
         "turnengine.Match", on_delete=models.PROTECT, related_name="rating_reversal", verbose_name=_("match")

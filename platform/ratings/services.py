@@ -1,4 +1,4 @@
-"""Applying and reversing the rating changes of ranked matches.
+"""Applying and reversing the rating changes of ranked matches, and refunding what a cheater's opponents lost.
 
 :func:`rating_apply_outcome` runs inside the transaction that records a ranked match's result (see
 ``turnengine.writer.MatchChange.commit``), so a result never stands without its ratings, nor the reverse. It is idempotent:
@@ -10,6 +10,7 @@ players cannot deadlock.
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from ratings import elo
@@ -76,6 +77,7 @@ def rating_apply_outcome(*, match) -> list[RatingChange]:
                 delta=delta,
                 opponents=opponents,
                 abandoned=index in abandoned,
+                counted_game=index not in unrated,
             )
         )
     return RatingChange.objects.bulk_create(rows)
@@ -92,18 +94,55 @@ def rating_reverse_match(*, match, by, reason: str) -> int:
             .filter(match=match, reversed_at__isnull=True)
             .order_by("user_id")
         )
-        if not changes:
-            return 0
-        RatingReversal.objects.create(match=match, by=by, reason=reason)
-        now = timezone.now()
-        for change in changes:
-            rating = Rating.objects.select_for_update().get(
-                user=change.user, game=change.game, pool=change.pool
-            )
-            rating.rating -= change.delta
-            if rating.games:
-                rating.games -= 1
-            rating.save(update_fields=["rating", "games", "updated_at"])
-            change.reversed_at = now
-            change.save(update_fields=["reversed_at"])
+        return _reverse(changes, by=by, reason=reason)
+
+
+def _reverse(changes: list[RatingChange], *, by, reason: str) -> int:
+    """Give each change (locked, not reversed yet) back to its rating, in user-id order, inside the caller's
+    transaction: the rating loses the change, and a rated game only if the change had counted one."""
+    if not changes:
+        return 0
+    now = timezone.now()
+    for match_id in sorted({change.match_id for change in changes}):
+        RatingReversal.objects.get_or_create(match_id=match_id, defaults={"by": by, "reason": reason})
+    for change in sorted(changes, key=lambda change: (change.user_id, change.match_id)):
+        rating = Rating.objects.select_for_update().get(user=change.user, game=change.game, pool=change.pool)
+        rating.rating -= change.delta
+        if change.counted_game and rating.games:
+            rating.games -= 1
+        rating.save(update_fields=["rating", "games", "updated_at"])
+        change.reversed_at = now
+        change.save(update_fields=["reversed_at"])
     return len(changes)
+
+
+def refundable_changes(*, cheater) -> list[RatingChange]:
+    """What a refund for ``cheater`` undoes, in every ranked match of theirs not reversed yet: each of their own
+    gains, and each loss of a player who sat with them. Their own losses stay, and so do the others' gains: a
+    refund takes nothing from a player who beat a cheater (as Lichess refunds)."""
+    matches = RatingChange.objects.filter(user=cheater, reversed_at__isnull=True).values("match_id")
+    mine = Q(user=cheater, delta__gt=0)
+    theirs = ~Q(user=cheater) & Q(delta__lt=0)
+    return list(
+        RatingChange.objects.filter(match_id__in=matches, reversed_at__isnull=True)
+        .filter(mine | theirs)
+        .select_related("user", "match")
+        .order_by("match_id", "user_id")
+    )
+
+
+def rating_refund(*, cheater, by, reason: str) -> list[RatingChange]:
+    """Undo ``cheater``'s rating gains and give back what every opponent lost in their ranked matches
+    (:func:`refundable_changes`); returns the changes undone."""
+    if not reason.strip():
+        raise ValueError("a refund needs a reason")
+    with transaction.atomic():
+        ids = [change.pk for change in refundable_changes(cheater=cheater)]
+        changes = list(
+            RatingChange.objects.select_for_update()
+            .filter(pk__in=ids, reversed_at__isnull=True)
+            .select_related("user", "match")
+            .order_by("user_id", "match_id")
+        )
+        _reverse(changes, by=by, reason=reason)
+    return changes

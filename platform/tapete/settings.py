@@ -266,8 +266,11 @@ RATELIMIT_ENABLE = env_flag("TAPETE_RATELIMIT", True)
 RATELIMIT_FAIL_OPEN = True  # a cache that cannot count lets requests through (tapete/cache.py), logged
 TAPETE_LOGIN_FAILURES_PER_ACCOUNT = os.environ.get("TAPETE_LOGIN_FAILURES_PER_ACCOUNT", "5/15m")
 TAPETE_LOGIN_FAILURES_PER_ADDRESS = os.environ.get("TAPETE_LOGIN_FAILURES_PER_ADDRESS", "30/15m")
-TAPETE_SIGNUPS_PER_ADDRESS = os.environ.get("TAPETE_SIGNUPS_PER_ADDRESS", "10/h")
+# New accounts per client address (sign-ups, guests, guests kept: one count) and tables per account and per
+# address (every entry point): docs/accounts-and-limits.md.
+TAPETE_ACCOUNTS_PER_ADDRESS = os.environ.get("TAPETE_ACCOUNTS_PER_ADDRESS", "10/h")
 TAPETE_TABLES_PER_USER = os.environ.get("TAPETE_TABLES_PER_USER", "6/m")
+TAPETE_TABLES_PER_ADDRESS = os.environ.get("TAPETE_TABLES_PER_ADDRESS", "10/m")
 
 # Websocket limits (docs/protocol.md): a frame larger than this, or more than RATE frames a second (with a burst)
 # from one user over all their sockets, is refused; so is a socket beyond the open sockets allowed per user and

@@ -156,6 +156,7 @@ def seats_public(match: Match) -> list[dict]:
             "left": clocks.has_left(clock, seat.index) if clock else False,
             "rating": ratings[seat.user_id].display if seat.user_id in ratings else None,
             "bot": seat.user.is_bot,
+            "guest": seat.user.is_guest,
         }
         for seat in seats
     ]

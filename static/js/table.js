@@ -100,6 +100,14 @@
       return player ? player.username : fmt(_("Seat %s"), [seat + 1]);
     }
 
+    // A computer player's or a guest's badge after their name (players' chips, the result table).
+    kindBadge(player, attributes = {}) {
+      if (!player || !(player.bot || player.guest)) return null;
+      const kind = player.bot ? _("computer") : _("guest");
+      return el("span", { class: "player-kind", "data-kind": player.bot ? "computer" : "guest", text: kind, title: kind,
+        ...attributes });
+    }
+
     // One action in flight at a time: the board's controls are held until the answer (a new view or an error).
     act(action) {
       if (!this.live || !this.socket || this.socket.readyState !== WebSocket.OPEN || this.inFlight) return;
@@ -172,7 +180,8 @@
         const absent = player.absent || (clock && clock.absent[player.seat]);
         const offline = !player.online && !player.bot;
         const words = this.live ? this.connectionWords(player) : "";
-        const label = [player.username, player.seat === this.ctx.seat ? _("you") : null,
+        const kind = player.bot ? _("computer") : player.guest ? _("guest") : null;
+        const label = [player.username, kind, player.seat === this.ctx.seat ? _("you") : null,
           player.rating !== null && player.rating !== undefined ? fmt(_("rating %s"), [player.rating]) : null,
           words || (this.live ? _("online") : null), acting ? _("to play") : null].filter(Boolean).join(", ");
         const classes = ["player", `seat-${player.seat}`, offline ? "offline" : "online", acting ? "to-act" : "",
@@ -182,6 +191,7 @@
           el("span", { class: "visually-hidden", "data-player-label": "", text: label }),
           el("span", { class: "presence", "aria-hidden": "true" }),
           el("span", { class: "player-name", "aria-hidden": "true", text: player.username, title: player.username }),
+          this.kindBadge(player, { "aria-hidden": "true" }),
           player.seat === this.ctx.seat ? el("span", { class: "you", "aria-hidden": "true", text: `(${_("you")})` }) : null,
           player.rating !== null && player.rating !== undefined
             ? el("span", { class: "rating", "aria-hidden": "true", text: `${player.rating}`, title: _("rating") }) : null,
@@ -423,7 +433,7 @@
       return el("tr", { class: first ? "first" : null, "data-result-seat": seat },
         el("td", { class: "place", text: ordinal(place) }),
         el("th", { scope: "row" }, `${first ? "★ " : ""}${this.name(seat)}${seat === this.ctx.seat ? ` (${_("you")})` : ""}`,
-          ...notes.map((note) => el("span", { class: "note", text: note }))),
+          this.kindBadge(this.players.find((p) => p.seat === seat)), ...notes.map((note) => el("span", { class: "note", text: note }))),
         el("td", { text: score }),
         data.rating_changes ? el("td", {}, change ? el("span", {},
           `${change.after} `, el("span", { class: `delta ${delta > 0 ? "up" : delta < 0 ? "down" : ""}`,

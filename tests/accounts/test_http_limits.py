@@ -70,7 +70,7 @@ def test_admin_log_in_shares_the_limit(client, make_user):
 
 
 def test_sign_ups_from_one_address_are_limited(client, settings):
-    settings.TAPETE_SIGNUPS_PER_ADDRESS = "2/h"
+    settings.TAPETE_ACCOUNTS_PER_ADDRESS = "2/h"
     users = get_user_model().objects
     for name in ("ana", "bea", "cai"):
         response = client.post(

@@ -108,6 +108,8 @@ def _targets(start_table, make_user, moderator):
     chat.chat_post(match=match, user=users[0], seat=0, text="rude", max_length=500)
     finished, finished_users = start_table("perudo", 2, ranked=True)
     finish_ranked(finished, finished_users)
+    cheated, cheated_users = start_table("perudo", 2, ranked=True)
+    finish_ranked(cheated, cheated_users)  # the second player left: the first gained, a refund takes it back
     report = Report.objects.create(reporter=users[0], reported=users[1], reason="abuse", match=match)
     mute = Sanction.objects.create(user=make_user(), kind="mute", reason="x", by=moderator,
                                    ends_at=match.created_at + timedelta(days=30))
@@ -121,6 +123,7 @@ def _targets(start_table, make_user, moderator):
         "hide": {"ids": [ChatMessage.objects.get().pk]},
         "abort": {"ids": [match.pk]},
         "reverse": {"ids": [finished.pk]},
+        "refund": {"users": [cheated_users[0].pk]},
         "resolve": {"ids": [Report.objects.create(reporter=users[0], reported=users[1], reason="spam").pk]},
         "dismiss": {"ids": [Report.objects.create(reporter=users[1], reported=users[0], reason="spam").pk]},
     }
@@ -146,7 +149,7 @@ def test_every_action_needs_a_reason_and_writes_exactly_one_audit_entry(moderato
         assert entry.created_at is not None and (entry.target_user or entry.match) is not None, key
     assert {entry.action for entry in AuditEntry.objects.all()} == {
         "warning", "mute", "suspension", "ban", "lift", "hide_message", "abort_match", "reverse_ratings",
-        "report_resolved", "report_dismissed"}
+        "refund", "report_resolved", "report_dismissed"}
 
 
 def test_every_list_action_leads_to_its_confirmation_page(moderator_client, start_table, make_user):

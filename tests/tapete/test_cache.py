@@ -42,8 +42,10 @@ def test_an_unreachable_cache_answers_as_an_empty_one_and_says_so_once(unreachab
 
 
 def test_the_http_limits_let_requests_through_while_the_cache_is_unreachable(unreachable_cache, settings):
-    settings.TAPETE_SIGNUPS_PER_ADDRESS = "1/h"
-    request = RequestFactory().post("/accounts/signup/", REMOTE_ADDR="192.0.2.7")
+    settings.TAPETE_ACCOUNTS_PER_ADDRESS = "1/h"
+    settings.TAPETE_LOGIN_FAILURES_PER_ADDRESS = "1/h"
+    request = RequestFactory().post("/accounts/login/", REMOTE_ADDR="192.0.2.7")
     for _ in range(3):
-        assert throttle.SIGNUPS_PER_ADDRESS.wait_seconds(request) == 0
-        throttle.SIGNUPS_PER_ADDRESS.count(request)
+        assert throttle.FAILED_LOGINS_PER_ADDRESS.wait_seconds(request) == 0
+        throttle.FAILED_LOGINS_PER_ADDRESS.count(request)
+        assert throttle.ACCOUNTS_PER_ADDRESS.take("192.0.2.7") == 0

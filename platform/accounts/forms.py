@@ -14,13 +14,14 @@ class SignUpForm(UserCreationForm):
         fields = ("username", "email")
 
     def clean_username(self):
-        username = super().clean_username()
+        username = self.cleaned_data.get("username", "")
         if username.lower().startswith(RESERVED_PREFIXES):
             raise forms.ValidationError(
                 _("Names starting with “guest-” or “bot-” are kept for the site's own accounts."),
                 code="reserved_name",
             )
-        return username
+        # Django's own check: a name taken in any case is refused with its usual message (it returns None then).
+        return super().clean_username()
 
 
 class KeepAccountForm(SignUpForm):

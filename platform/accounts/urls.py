@@ -5,6 +5,7 @@ from django.urls import path
 
 from accounts import views
 from accounts.login import LoginView
+from web import converters  # noqa: F401 (registers <printable:...>)
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
@@ -25,5 +26,5 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
-    path("u/<str:username>/", views.profile, name="profile"),
+    path("u/<printable:username>/", views.profile, name="profile"),
 ]

@@ -10,6 +10,7 @@ browser does; what a request returns of a running match is built only from the c
 from __future__ import annotations
 
 import orjson
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, JsonResponse
 from ninja import NinjaAPI, Query, Router
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
@@ -67,6 +68,10 @@ api.add_exception_handler(
     lambda request, exc: _error_response(request, ApiError("invalid_request", detail=_plain(exc.errors))),
 )
 api.add_exception_handler(Http404, lambda request, exc: _error_response(request, ApiError("not_found")))
+# A body over DATA_UPLOAD_MAX_MEMORY_SIZE: Django would answer its HTML 400.
+api.add_exception_handler(
+    RequestDataTooBig, lambda request, exc: _error_response(request, ApiError("body_too_large"))
+)
 api.add_exception_handler(
     HttpError, lambda request, exc: _error_response(request, ApiError("invalid_request"))
 )
@@ -93,6 +98,7 @@ ERRORS = {
     403: schemas.Error,
     404: schemas.Error,
     409: schemas.Error,
+    413: schemas.Error,
     422: schemas.Error,
     429: schemas.Error,
 }

@@ -98,3 +98,13 @@ def test_a_body_over_the_upload_limit_is_the_apis_coded_error(make_user, setting
     )
     assert answer.status_code == 413 and answer["Content-Type"].startswith("application/json")
     assert answer.json()["code"] == "body_too_large"
+
+
+@pytest.mark.parametrize(
+    ("sent", "target"), [("lobby", "/"), ("a\x00b", "/"), ("//evil.example/", "/"), ("/play/", "/play/")]
+)
+def test_acknowledging_a_warning_goes_back_to_a_page_of_the_site_only(client, make_user, sent, target):
+    """Found by the fuzzer: a ``next`` without a slash was taken by ``redirect`` for a view's name (a 500)."""
+    client.force_login(make_user())
+    response = client.post(reverse("moderation:acknowledge", args=[1]), {"next": sent})
+    assert response.status_code == 302 and response.url == target

@@ -12,7 +12,9 @@ from __future__ import annotations
 import orjson
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, JsonResponse
+from django.views.decorators.cache import never_cache
 from ninja import NinjaAPI, Query, Router
+from ninja.decorators import decorate_view
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.security import HttpBearer
 from tapete_sdk import registry
@@ -221,6 +223,7 @@ def _changed(request, match_id: int) -> dict:
     response=responses(schemas.Frame),
     summary="What your seat sees now (the websocket's snapshot frame)",
 )
+@decorate_view(never_cache)  # a seat's hidden dice or cards: no cache may keep them
 def table_state(request, match_id: int):
     return tables.table_snapshot(tables.match_or_404(match_id), user=request.user)
 
@@ -230,6 +233,7 @@ def table_state(request, match_id: int):
     response=responses(schemas.Frame),
     summary="Play an action (the websocket's act frame)",
 )
+@decorate_view(never_cache)
 def table_move(request, match_id: int, body: schemas.Move):
     match = tables.match_or_404(match_id)
     update = services.match_apply_action(

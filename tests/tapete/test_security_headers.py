@@ -10,8 +10,10 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
+from botapi.tokens import token_create
 from lobby import services as lobby
 from moderation.groups import MODERATORS
+from tests.botapi.conftest import ApiClient
 from tests.conftest import FAST_OPTIONS, play_to_the_end
 
 pytestmark = pytest.mark.django_db
@@ -85,3 +87,11 @@ def test_a_seats_view_of_a_running_match_is_never_stored(client, start_table):
     client.force_login(users[0])
     response = client.get(reverse("turnengine:replay_data", args=[match.pk]), {"seat": 0})
     assert response.status_code == 200 and "no-store" in response["Cache-Control"]
+
+
+def test_a_seats_view_from_the_bot_api_is_never_stored(start_table):
+    match, users = start_table("perudo")
+    _token, raw = token_create(user=users[0], name="bot", scopes=["read"])
+    response = ApiClient(raw).get(f"/tables/{match.pk}/state")
+    assert response.status_code == 200 and response.json()["d"]["view"]
+    assert "no-store" in response["Cache-Control"]

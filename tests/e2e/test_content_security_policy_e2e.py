@@ -35,6 +35,9 @@ def test_no_main_page_breaks_the_content_security_policy(browser, live_url, tran
     playing = lobby.table_create(user=ana, game="perudo", num_players=2, options={}, ranked=False)
     lobby.table_join(user=bruno, match_id=playing.pk)
     lobby.table_start(user=ana, match_id=playing.pk)
+    checkers = lobby.table_create(user=ana, game="chinesecheckers", num_players=2, options={}, ranked=False)
+    lobby.table_join(user=bruno, match_id=checkers.pk)
+    lobby.table_start(user=ana, match_id=checkers.pk)
     done = lobby.table_create(user=ana, game="spicy", num_players=2, options=FAST_OPTIONS["spicy"], ranked=False)
     lobby.table_join(user=bruno, match_id=done.pk)
     lobby.table_start(user=ana, match_id=done.pk)
@@ -59,6 +62,8 @@ def test_no_main_page_breaks_the_content_security_policy(browser, live_url, tran
             "howto": "/how-to-play/perudo/",
             "waiting": f"/table/{waiting.pk}/",
             "table": f"/table/{playing.pk}/",
+            "table-checkers": f"/table/{checkers.pk}/",
+            "howto-spicy": "/how-to-play/spicy/",
             "replay": f"/table/{done.pk}/replay/",
             "profile": "/accounts/u/ana/",
             "api-docs": "/api/docs/",

@@ -5,9 +5,10 @@ sign-up (``accounts.registration``: over it, the visitor reads why, with an HTTP
 like anyone, but is never rated and never sits at a ranked table (``lobby.services`` refuses). The guest keeps it by
 choosing a name and password (``accounts.views.keep_account``): the same row, so its games and history stay
 theirs. An abandoned guest (no log-in and no table activity for ``TAPETE_GUEST_TTL_SECONDS``) is cleaned up by the
-periodic task ``accounts.tasks.cleanup_guests``: its tables that no registered player sat at are deleted with it;
-a guest who shared a table or a chat with registered players is kept as an inactive, unusable row instead, so
-their games keep every seat.
+periodic task ``accounts.tasks.cleanup_guests``: its tables are deleted with it, except those that involve a
+registered player (seated, or chatting as a spectator) or moderation (a report, an audit entry: the evidence). A
+guest whose rows stay (a seat or chat line at a kept table, a report about them) is kept as an inactive, unusable
+row instead, so games keep every seat and reports their evidence.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.names import GUEST_PREFIX
 from accounts.registration import TooManyAccounts, count_new_account
+from moderation.models import AuditEntry, Report
 from turnengine.models import Match
 from turnengine.writer import delete_tables_of
 from web.throttle import client_address
@@ -85,13 +87,24 @@ def abandoned_guests(*, now: datetime | None = None):
     )
 
 
+def tables_to_keep(*, staying):
+    """The matches a clean-up must not delete: any that a registered player (one of ``staying``) sat or chatted
+    at, and any that a report or a moderator's audit entry points to, or whose chat lines a report holds."""
+    return Match.objects.filter(
+        Q(seats__user__in=staying)
+        | Q(chat__user__in=staying)
+        | Q(pk__in=Report.objects.values("match"))
+        | Q(chat__in=Report.chat_messages.through.objects.values("chatmessage"))
+        | Q(pk__in=AuditEntry.objects.values("match"))
+    ).values("pk")
+
+
 def guests_cleanup(*, now: datetime | None = None) -> dict[str, int]:
     """Remove abandoned guests; returns how many were deleted and how many were kept as inactive rows."""
     guests = list(abandoned_guests(now=now))
-    # Whoever is not going: their games must keep every seat, so tables they sat at stay.
-    keepers = User.objects.filter(is_bot=False).exclude(pk__in=[guest.pk for guest in guests])
+    staying = User.objects.filter(is_bot=False).exclude(pk__in=[guest.pk for guest in guests])
     deleted = deactivated = 0
-    delete_tables_of(guests, unless_seated=keepers)
+    delete_tables_of(guests, keep=tables_to_keep(staying=staying))
     for guest in guests:
         try:
             with transaction.atomic():

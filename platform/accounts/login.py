@@ -1,11 +1,14 @@
 """The log-in forms (the site's and admin's) with the failed log-in limits of ``web.throttle``.
 
-A form checks both limits (per account name, per client address) before it authenticates, so a guesser over the
-limit learns nothing, not even a right password; every failed authentication with a request, from either form,
-counts against both (``count_failed_login``, on Django's ``user_login_failed`` signal).
+A form checks both limits (per account name and client address, per client address) before it authenticates, so a
+guesser over the limit learns nothing, not even a right password; every failed authentication with a request, from
+either form, counts against both (``count_failed_login``, on Django's ``user_login_failed`` signal). Over a limit,
+either page answers 429 (``answers_429_when_throttled``).
 """
 
 from __future__ import annotations
+
+from functools import wraps
 
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import views as auth_views
@@ -38,14 +41,21 @@ class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
     pass
 
 
-class LoginView(auth_views.LoginView):
-    form_class = LoginForm
+def answers_429_when_throttled(login_view):
+    """A log-in view (the site's, admin's) whose refusal over a limit answers 429 Too Many Requests, not 200."""
 
-    def form_invalid(self, form):
-        response = super().form_invalid(form)
-        if form.throttled:
+    @wraps(login_view)
+    def view(request, *args, **kwargs):
+        response = login_view(request, *args, **kwargs)
+        form = (getattr(response, "context_data", None) or {}).get("form")
+        if getattr(form, "throttled", False):
             response.status_code = 429
         return response
+
+    return view
+
+
+login_view = answers_429_when_throttled(auth_views.LoginView.as_view(form_class=LoginForm))
 
 
 def count_failed_login(sender, credentials, request=None, **kwargs) -> None:

@@ -4,12 +4,13 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from accounts import views
-from accounts.login import LoginView
+from accounts.login import login_view
+from web import converters  # noqa: F401 (registers <printable:...>)
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("keep/", views.keep_account, name="keep_account"),
-    path("login/", LoginView.as_view(), name="login"),
+    path("login/", login_view, name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
@@ -25,5 +26,5 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
-    path("u/<str:username>/", views.profile, name="profile"),
+    path("u/<printable:username>/", views.profile, name="profile"),
 ]

@@ -10,8 +10,11 @@ browser does; what a request returns of a running match is built only from the c
 from __future__ import annotations
 
 import orjson
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, JsonResponse
+from django.views.decorators.cache import never_cache
 from ninja import NinjaAPI, Query, Router
+from ninja.decorators import decorate_view
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.security import HttpBearer
 from tapete_sdk import registry
@@ -67,6 +70,10 @@ api.add_exception_handler(
     lambda request, exc: _error_response(request, ApiError("invalid_request", detail=_plain(exc.errors))),
 )
 api.add_exception_handler(Http404, lambda request, exc: _error_response(request, ApiError("not_found")))
+# A body over DATA_UPLOAD_MAX_MEMORY_SIZE: Django would answer its HTML 400.
+api.add_exception_handler(
+    RequestDataTooBig, lambda request, exc: _error_response(request, ApiError("body_too_large"))
+)
 api.add_exception_handler(
     HttpError, lambda request, exc: _error_response(request, ApiError("invalid_request"))
 )
@@ -100,6 +107,7 @@ ERRORS = {
     403: schemas.Error,
     404: schemas.Error,
     409: schemas.Error,
+    413: schemas.Error,
     422: schemas.Error,
     429: schemas.Error,
 }
@@ -222,6 +230,7 @@ def _changed(request, match_id: int) -> dict:
     response=responses(schemas.Frame),
     summary="What your seat sees now (the websocket's snapshot frame)",
 )
+@decorate_view(never_cache)  # a seat's hidden dice or cards: no cache may keep them
 def table_state(request, match_id: int):
     return tables.table_snapshot(tables.match_or_404(match_id), user=request.user)
 
@@ -231,6 +240,7 @@ def table_state(request, match_id: int):
     response=responses(schemas.Frame),
     summary="Play an action (the websocket's act frame)",
 )
+@decorate_view(never_cache)
 def table_move(request, match_id: int, body: schemas.Move):
     match = tables.match_or_404(match_id)
     update = services.match_apply_action(

@@ -31,6 +31,7 @@ API_ERRORS: dict[str, tuple[int, object]] = {
     "invalid_request": (422, _("The request's parameters or body are not valid.")),
     "not_found": (404, _("There is no such table, game or token.")),
     "method_not_allowed": (405, _("This address does not take this HTTP method: see the Allow header.")),
+    "body_too_large": (413, _("The request's body is too large.")),
     # tokens and bot accounts (profile page, and the account endpoints)
     "invalid_token_name": (400, _("Give the token a name of at most 60 characters.")),
     "invalid_scopes": (400, _("Choose at least one scope among play and read.")),
@@ -65,6 +66,7 @@ LOBBY_CODES = {
     "creator_cannot_leave": 409,
     "rating_out_of_range": 409,
     "bots_not_admitted": 403,
+    "guest_unranked": 403,
 }
 API_ERRORS.update({code: (status, LOBBY_MESSAGES[code]) for code, status in LOBBY_CODES.items()})
 # The engine's refusals of a move ("not_seated" is the lobby's code too, with the same meaning).

@@ -3,11 +3,23 @@ schema and validate every request body and query before a view runs)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
+from pydantic import AfterValidator
 
 from turnengine import clocks
+from web.text import has_control_character
+
+
+def _printable(text: str) -> str:
+    if has_control_character(text):
+        raise ValueError("control characters are not allowed")
+    return text
+
+
+# A name or key a client types (a game, a time control, a level): no control character reaches a query.
+Text = Annotated[str, AfterValidator(_printable)]
 
 
 class Error(Schema):
@@ -70,17 +82,17 @@ class Table(Schema):
 
 
 class TableFilter(Schema):
-    game: str | None = None
+    game: Text | None = None
     status: Literal["open", "active", "finished"] = "open"
     mine: bool = Field(False, description="Only the tables you sit at")
 
 
 class TableCreate(Schema):
-    game: str
+    game: Text
     num_players: int = Field(ge=2, le=6)
     options: dict[str, Any] = {}
     ranked: bool = False
-    time_control: str = clocks.DEFAULT_PROFILE
+    time_control: Text = clocks.DEFAULT_PROFILE
     min_rating: int | None = Field(None, ge=0, le=4000)
     max_rating: int | None = Field(None, ge=0, le=4000)
     allow_bots: bool = Field(False, description="Admit bot accounts (a bot account's own tables always do)")
@@ -91,7 +103,7 @@ class Join(Schema):
 
 
 class AddBot(Schema):
-    level: str
+    level: Text
     seat: int | None = Field(None, ge=0, le=5)
 
 

@@ -14,6 +14,7 @@ from django.utils import timezone
 from botapi.errors import BotApiRefusal
 from botapi.models import SCOPES, TOKEN_PREFIX, ApiToken, token_digest
 from moderation.sanctions import is_locked_out
+from web.text import has_control_character
 
 MAX_TOKENS_PER_USER = 20
 LAST_USED_PRECISION_SECONDS = 60  # last_used_at is written at most once a minute per token
@@ -26,7 +27,8 @@ class TokenError(BotApiRefusal):
 def token_create(*, user, name: str, scopes: list[str]) -> tuple[ApiToken, str]:
     """A new token for ``user``; returns the row and the raw token, which is never stored nor shown again."""
     name = (name or "").strip()
-    if not name or len(name) > ApiToken._meta.get_field("name").max_length:
+    too_long = len(name) > ApiToken._meta.get_field("name").max_length
+    if not name or too_long or has_control_character(name):
         raise TokenError("invalid_token_name")
     chosen = sorted(set(scopes))
     if not chosen or any(scope not in SCOPES for scope in chosen):

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from botapi import tokens
@@ -14,6 +15,7 @@ from botapi.accounts import BotAccountError, bot_account_convert
 from botapi.errors import message_for
 
 
+@never_cache  # the page shows the raw token: no cache may keep it (Cache-Control: no-store)
 @login_required
 @require_POST
 def token_create(request):

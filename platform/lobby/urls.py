@@ -4,6 +4,7 @@ invitations."""
 from django.urls import path
 
 from lobby import views
+from web import converters  # noqa: F401 (registers <printable:...>)
 
 app_name = "lobby"
 
@@ -22,5 +23,5 @@ urlpatterns = [
     path("table/<int:match_id>/cancel/", views.table_cancel, name="cancel"),
     path("table/<int:match_id>/start/", views.table_start, name="start"),
     path("table/<int:match_id>/again/", views.table_rematch, name="rematch"),
-    path("invite/<str:token>/", views.invite, name="invite"),
+    path("invite/<printable:token>/", views.invite, name="invite"),
 ]

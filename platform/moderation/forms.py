@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from moderation.models import Report
 from moderation.notices import sanction_message, user_zone
 from moderation.sanctions import LOCKOUT_KINDS, active_sanction
+from web.params import MAX_ID, MAX_INTEGER
 
 
 class ReportForm(forms.Form):
@@ -19,9 +20,10 @@ class ReportForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 4}),
         help_text=_("What should a moderator look at? The table, the move and the chat line are attached."),
     )
-    match = forms.IntegerField(required=False, widget=forms.HiddenInput)
-    move = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
-    chat = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    # Hidden, filled in by the page; forged values beyond the columns' range are refused like any invalid field.
+    match = forms.IntegerField(required=False, min_value=1, max_value=MAX_ID, widget=forms.HiddenInput)
+    move = forms.IntegerField(required=False, min_value=0, max_value=MAX_INTEGER, widget=forms.HiddenInput)
+    chat = forms.IntegerField(required=False, min_value=1, max_value=MAX_ID, widget=forms.HiddenInput)
 
 
 class SanctionAwareAuthenticationForm(AuthenticationForm):

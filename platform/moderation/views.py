@@ -50,6 +50,9 @@ def acknowledge(request, sanction_id: int):
     if request.headers.get("X-Requested-With") == "fetch":
         return HttpResponse(status=204)
     target = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+    # A path of this site only: ``redirect`` would take any other text for a view's name (NoReverseMatch, a 500).
+    if not target.startswith("/") or not url_has_allowed_host_and_scheme(
+        target, {request.get_host()}, request.is_secure()
+    ):
         target = "/"
     return redirect(target)

@@ -17,15 +17,13 @@ An action is only checked to be a JSON object here: its canonical form comes fro
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import orjson
 
 from turnengine.errors import engine_error
+from web.text import CONTROL
 
-# C0 and C1 control characters (NUL, newlines and tabs included) and UTF-16 surrogates.
-CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 FRAME_KEYS = frozenset({"t", "v", "d"})
 MAX_VERSION = 2**53  # a JSON integer every client can represent exactly
 USERNAME_MAX_LENGTH = 150  # Django's username field

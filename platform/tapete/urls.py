@@ -8,6 +8,7 @@ from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 from django.views.i18n import JavaScriptCatalog
 
+from accounts.login import answers_429_when_throttled
 from botapi.api import api as bot_api
 from botapi.api import unknown_path as unknown_api_path
 
@@ -21,6 +22,8 @@ def favicon(request):
 admin.site.site_header = admin.site.site_title = _("Tapete administration")
 
 urlpatterns = [
+    # Admin's log-in page (the same address, matched first) answers 429 over the failed log-in limits, as the site's.
+    path("admin/login/", answers_429_when_throttled(admin.site.login)),
     path("admin/", admin.site.urls),
     path("favicon.ico", favicon),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -9,6 +9,7 @@ from django.http import Http404, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import select_template
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 
 from turnengine.models import Match
 from turnengine.replays import replay_frame, replay_seats
@@ -72,6 +73,7 @@ def replay(request, match_id: int):
     )
 
 
+@never_cache  # a seat's view of a running match holds its secrets: no cache may keep it
 def replay_data(request, match_id: int):
     match = _replayable(match_id)
     try:

@@ -203,11 +203,11 @@ def mark_undelivered(*, match_id: int, version: int, now: datetime | None = None
     )
 
 
-def delete_tables_of(users, *, unless_seated) -> int:
-    """Delete the tables where ``users`` sat and none of ``unless_seated`` did (abandoned guests': their seats, log
-    and chat go with them); returns how many."""
+def delete_tables_of(users, *, keep) -> int:
+    """Delete the tables where ``users`` sat, except ``keep`` (a query of matches): abandoned guests' tables, their
+    seats, log and chat going with them; returns how many."""
     with transaction.atomic():
-        tables = Match.objects.filter(seats__user__in=users).exclude(seats__user__in=unless_seated)
+        tables = Match.objects.filter(seats__user__in=users).exclude(pk__in=keep)
         return tables.delete()[1].get(Match._meta.label, 0)
 
 

@@ -1,4 +1,5 @@
-"""Limits on what a script would repeat: failed log-ins, new accounts and new tables.
+"""Limits on what a script would repeat: failed log-ins (per account and address, per address), new accounts and new
+tables.
 
 Each limit is a django-ratelimit window (rates in settings, ``TAPETE_*_PER_*``) counted in the cache, which is
 Redis, shared by every web process, with real services. The log-in limits are checked on the request before the
@@ -20,8 +21,11 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 from django_ratelimit.core import get_usage
 
 
-def _posted_username(_group: str, request) -> str:
-    return request.POST.get("username", "").strip().lower()
+def _posted_username_and_address(_group: str, request) -> str:
+    """An account's failures are counted per client address (as django-axes can): a stranger's wrong passwords
+    lock that stranger out of the account, never its owner elsewhere. The address limit bounds a stranger who
+    changes addresses (a whole IPv6 /64 counts as one address there)."""
+    return f"{request.POST.get('username', '').strip().lower()}|{request.META.get('REMOTE_ADDR', '')}"
 
 
 def client_address(request) -> str | None:
@@ -84,7 +88,7 @@ def _duration(seconds: int) -> str:
 FAILED_LOGINS_PER_ACCOUNT = Limit(
     "login-account",
     "TAPETE_LOGIN_FAILURES_PER_ACCOUNT",
-    _posted_username,
+    _posted_username_and_address,
     gettext_noop("Too many failed log-ins for this account. Try again in %(wait)s, or reset your password."),
 )
 FAILED_LOGINS_PER_ADDRESS = Limit(

@@ -31,6 +31,8 @@
       if (key === "class") { if (value) node.className = value; }
       else if (key === "text") node.textContent = value;
       else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      // Through the CSSOM: a style attribute is inline style, which the Content-Security-Policy refuses.
+      else if (key === "style") node.style.cssText = value;
       else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value);
     }
     for (const child of children) if (child !== null && child !== undefined) node.append(child);

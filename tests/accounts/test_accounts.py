@@ -86,3 +86,25 @@ def test_the_site_speaks_french_and_italian(client, language, phrase):
     page = client.get(reverse("lobby:home"))
     assert page.context["LANGUAGE_CODE"] == language
     assert phrase in page.content.decode()
+
+
+@pytest.mark.parametrize("typed", ["secadmin", "SECADMIN", "SecAdmin"])
+def test_sign_up_refuses_a_taken_name_in_any_case(client, make_user, django_user_model, typed):
+    make_user("secadmin")
+    response = client.post(reverse("signup"), {"username": typed, "password1": PASSWORD, "password2": PASSWORD})
+    assert response.status_code == 200
+    assert response.context["form"].errors["username"] == ["A user with that username already exists."]
+    assert list(django_user_model.objects.values_list("username", flat=True)) == ["secadmin"]
+
+
+def test_a_guest_cannot_keep_their_account_under_a_taken_name(client, make_user, django_user_model):
+    make_user("secadmin")
+    client.post(reverse("lobby:play_now", args=["perudo"]), {"level": "hard"})
+    guest = django_user_model.objects.get(is_guest=True)
+    response = client.post(
+        reverse("keep_account"), {"username": "SECADMIN", "password1": PASSWORD, "password2": PASSWORD}
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["username"] == ["A user with that username already exists."]
+    guest.refresh_from_db()
+    assert guest.is_guest and guest.username.startswith("guest-")

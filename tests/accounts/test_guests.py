@@ -14,8 +14,10 @@ from accounts.guests import guests_cleanup
 from accounts.tasks import cleanup_guests
 from lobby import services as lobby
 from lobby.errors import LobbyError
+from moderation.services import report_create
 from tests.conftest import PASSWORD
-from turnengine.models import Match
+from turnengine import chat
+from turnengine.models import ChatMessage, Match
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -140,3 +142,37 @@ def test_the_cleanup_follows_the_settings_and_runs_on_celery_beat(settings):
     assert cleanup_guests.apply().get() == {"deleted": 0, "deactivated": 0}
     settings.TAPETE_GUEST_TTL_SECONDS = 86400
     assert cleanup_guests.apply().get() == {"deleted": 1, "deactivated": 0}
+
+
+
+def _guest_playing_bots(name: str) -> tuple[User, Match]:
+    guest = User.objects.create(username=name, is_guest=True)
+    match, _update = lobby.table_play_now(user=guest, game="perudo", level="hard")
+    return guest, match
+
+
+def test_the_cleanup_keeps_a_registered_spectators_chat_and_a_reports_evidence(make_user):
+    """Issue 34: a guests-only table was deleted with a registered spectator's chat line and the guest's reported
+    line; the report lost its match and chat links."""
+    spectator = make_user()
+    watched_guest, watched = _guest_playing_bots("guest-watched")
+    chat.chat_post(match=watched, user=spectator, seat=None, text="nice bid", max_length=200)
+    rude_guest, rude_table = _guest_playing_bots("guest-rude")
+    rude_line = ChatMessage.objects.create(match=rude_table, user=rude_guest, text="rude words")
+    report = report_create(
+        reporter=spectator, reported=rude_guest, reason="abuse", comment="", match=rude_table, move=1,
+        chat_message_ids=[rude_line.pk],
+    )  # fmt: skip
+    lonely_guest, lonely = _guest_playing_bots("guest-lonely")
+    ttl_days = settings.TAPETE_GUEST_TTL_SECONDS / 86400
+    for guest in (watched_guest, rude_guest, lonely_guest):
+        _age(guest, ttl_days + 1)
+
+    assert guests_cleanup() == {"deleted": 1, "deactivated": 2}
+    assert not Match.objects.filter(pk=lonely.pk).exists()  # nobody else was ever there: it goes
+    assert list(ChatMessage.objects.filter(match=watched).values_list("user", "text")) == [
+        (spectator.pk, "nice bid")
+    ]
+    report.refresh_from_db()
+    assert report.match_id == rude_table.pk and list(report.chat_messages.all()) == [rude_line]
+    assert report.reported_id == rude_guest.pk and not User.objects.get(pk=rude_guest.pk).is_active

@@ -58,15 +58,30 @@ def test_failures_across_many_names_lock_that_address_only(client, make_user, se
     assert _log_in(client, user.username, PASSWORD, REMOTE_ADDR="192.0.2.7").status_code == 302
 
 
-def test_admin_log_in_shares_the_limit(client, make_user):
+def test_admin_log_in_shares_the_limit_and_answers_429(client, make_user):
     staff = make_user()
     get_user_model().objects.filter(pk=staff.pk).update(is_staff=True, is_superuser=True)
     url = reverse("admin:login")
     for _ in range(5):
-        client.post(url, {"username": staff.username, "password": "wrong-password"})
+        assert client.post(url, {"username": staff.username, "password": "wrong-password"}).status_code == 200
     response = client.post(url, {"username": staff.username, "password": PASSWORD})
+    assert response.status_code == 429
     assert "Too many failed log-ins for this account" in response.content.decode()
     assert not response.wsgi_request.user.is_authenticated
+
+
+@pytest.mark.parametrize("page", ["login", "admin:login"])
+def test_a_stranger_cannot_lock_the_owner_out_of_an_account(client, make_user, page):
+    owner = make_user()
+    get_user_model().objects.filter(pk=owner.pk).update(is_staff=True, is_superuser=True)
+    url, stranger = reverse(page), {"REMOTE_ADDR": "198.51.100.9"}
+    for _round in range(3):  # again and again: the stranger stays locked out, the owner never is
+        for _ in range(5):
+            client.post(url, {"username": owner.username, "password": "wrong-password"}, **stranger)
+        assert client.post(url, {"username": owner.username, "password": PASSWORD}, **stranger).status_code == 429
+        owner_log_in = client.post(url, {"username": owner.username, "password": PASSWORD})
+        assert owner_log_in.status_code == 302
+        client.post(reverse("logout"))
 
 
 def test_sign_ups_from_one_address_are_limited(client, settings):

@@ -251,6 +251,10 @@ def test_only_https_static_files_from_disk_and_the_site_origin_only(site):
     browser = Browser(site)
     home = browser.request("GET", "/")
     assert home.status == 200 and "max-age=31536000" in home.headers["Strict-Transport-Security"]
+    assert "script-src 'self'" in home.headers["Content-Security-Policy"]
+    oversize = browser.request("POST", "/api/tables", {"game": "x" * 2 * 2**20})  # over nginx's 1m
+    assert oversize.status == 413 and oversize.headers["Content-Type"] == "application/json"
+    assert json.loads(oversize.text)["code"] == "body_too_large"
     static = browser.request("GET", "/static/js/table.js")
     assert static.status == 200 and static.text == (site["static"] / "js" / "table.js").read_text()
     assert static.headers["Cache-Control"] == "max-age=3600"  # nginx's own "expires 1h", not the app's

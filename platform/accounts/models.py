@@ -54,6 +54,8 @@ class User(AbstractUser):
         """A name chosen by a person (sign-up, keeping a guest account, a rename in admin) may not start like the
         names the site gives, nor look like another account's name."""
         super().clean()
+        if not self.username:
+            return  # refused already (empty, or taken: Django's form then leaves no name to check)
         if self.pk is not None and type(self).objects.filter(pk=self.pk, username=self.username).exists():
             return  # the name is not being changed (a staff member editing a computer player, say)
         if looks_reserved(self.username):

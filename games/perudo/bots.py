@@ -20,7 +20,9 @@ Levels
   opponent's lost die at a weight (1 in a duel, less with more players):
 
   - Dudo: P(false) × weight − P(true);
-  - a raise b: κ × (P(b true) × weight − P(b false)), κ being the chance that the round ends on this raise;
+  - a raise b: D × (P(b true) × weight − P(b false)), D = κ + (1 − κ) × P(b false) being the chance that the
+    next player doubts it: at least κ, and certain for a raise the bot knows to be false (so such a raise never
+    beats a Dudo);
   - Calza: P(exact) × (value of the regained die) − P(not exact), kept only when it beats the rest by a margin.
 
   It opens on the face it holds most of, at the highest quantity still true with probability ``open_target``.
@@ -95,7 +97,7 @@ class Profile:
     salsa_calza_above: float = 0.3  # out of turn: Calza only when its expected value is above this
     # medium: fixed answer model and target opening, light reading of bids, bluffs
     open_target: float = 0.6  # opening: the highest quantity still true with at least this probability
-    kappa: float = 0.7  # chance that the round ends on the bot's raise
+    kappa: float = 0.7  # least chance that the next player doubts the bot's raise (fixed_answer_value)
     read_open: float = 2.0  # tilt for a face a seat names (1: bids are not read)
     read_raise: float = 1.3  # tilt for a seat raising the quantity on the standing face
     bluff_rate: float = 0.1  # how often a raise or an opening is a random near-best one instead of the best
@@ -216,13 +218,27 @@ def raise_values(bids: list[Action], context: Situation, profile: Profile) -> li
     seat): every legal raise, valued by :func:`answered_value`.
     """
     if context.next_seat is None:
+        beliefs = context.beliefs
         values = [
-            (profile.kappa * payoff(context.beliefs.at_least(a["quantity"], a["face"]), context.weight), a)
+            (fixed_answer_value(beliefs.at_least(a["quantity"], a["face"]), context.weight, profile), a)
             for a in lowest_per_face(bids)
         ]
     else:
         values = [(answered_value(a["quantity"], a["face"], context, profile), a) for a in bids]
     return sorted(values, key=lambda pair: -pair[0])
+
+
+def fixed_answer_value(p_true: float, weight: float, profile: Profile) -> float:
+    """A raise's value under the fixed answer model: the chance that it is doubted times :func:`payoff`.
+
+    The next player doubts at least κ of the time, and the more surely the raise is false the likelier the doubt:
+    ``κ + (1 − κ) × P(false)``. A raise the bot knows to be false is therefore doubted for sure and worth a whole
+    lost die, never more than a Dudo (which loses at most one); with a flat κ it was worth only −κ and beat a Dudo
+    that was likely but not certainly lost (the one-die Palifico round: "two 5s" without a 5, rather than Dudo
+    on "one 5").
+    """
+    doubted = profile.kappa + (1.0 - profile.kappa) * (1.0 - p_true)
+    return doubted * payoff(p_true, weight)
 
 
 def answered_value(quantity: int, face: int, context: Situation, profile: Profile) -> float:
@@ -278,8 +294,10 @@ def pick_raise(
     """The best raise, or now and then (bluff) a random one nearly as good."""
     best_value = raises[0][0]
     if profile.bluff_rate and rng.random() < profile.bluff_rate:
-        near = [pair for pair in raises if pair[0] >= best_value - profile.bluff_slack]
-        return best_value, rng.choice(near)[1]  # judged as the best raise: the bluff is a choice among equals
+        # A raise known to be false (worth a whole die: always doubted) is no bluff, it is a lost die.
+        near = [pair for pair in raises if pair[0] >= best_value - profile.bluff_slack and pair[0] > -1.0]
+        if near:  # judged as the best raise: the bluff is a choice among equals
+            return best_value, rng.choice(near)[1]
     return raises[0]
 
 

@@ -80,6 +80,7 @@ from games.perudo.bots_reading import (
     posterior_seat_pmfs,
     split_next,
 )
+from games.perudo.bots_solved import solved_choice
 
 DUDO: Action = {"type": "dudo"}
 CALZA: Action = {"type": "calza"}
@@ -106,10 +107,14 @@ class Profile:
     reading: Reading | None = None
     doubt_center: float = 0.4  # the next player's P(true) at which they doubt half of the time
     doubt_softness: float = 0.1  # how sharply their Dudo chance falls as their P(true) rises
+    # the solved duel endgames (bots_solved.py): the share of the decisions they cover taken from them, and
+    # whether the equilibrium's raises that the bot's own dice prove false are kept (medium leaves them out)
+    solved_share: float = 0.0
+    solved_known_false: bool = True
 
 
-MEDIUM = Profile()
-HARD = Profile(reading=Reading(), bluff_rate=0.0, multi_weight=0.3)
+MEDIUM = Profile(solved_share=0.5, solved_known_false=False)
+HARD = Profile(reading=Reading(), bluff_rate=0.08, bluff_slack=0.05, multi_weight=0.3, solved_share=1.0)
 
 
 @dataclass(frozen=True)
@@ -326,10 +331,14 @@ def play_profile(view: View, legal: list[Action], rng: random.Random, profile: P
     """A probability-based bot (medium, hard) with the given knobs."""
     if DECLARE_PALIFICO in legal and is_awaited(view):
         return legal_copy(legal, DECLARE_PALIFICO)
+    if profile.solved_share and rng.random() < profile.solved_share:
+        solved = solved_choice(view, legal, rng, profile.solved_known_false)
+        if solved is not None:
+            return solved
     context = situation(view, legal, profile)
     if view["bid"] is None:
         if context.next_seat is not None:  # hard: the opening that the next player's answer makes best
-            return raise_values(bids_of(legal), context, profile)[0][1]
+            return pick_raise(raise_values(bids_of(legal), context, profile), profile, rng)[1]
         return choose_opening(bids_of(legal), context.beliefs, profile, rng)
     return choose_answer(view, legal, context, profile, rng)
 

@@ -220,7 +220,9 @@ def win_share(strong: str, weak: str, games: int, players: int, options: dict, s
 @pytest.mark.parametrize(
     ("strong", "weak", "players", "options", "games", "share"),
     [
-        ("medium", "easy", 2, {}, 500, 0.58),
+        # Medium follows the solved duel endgames half the time: harder to exploit, but it exploits easy's habits
+        # a little less there than its own greedy reading did (57.4% over 2,000 games against 59.8%).
+        ("medium", "easy", 2, {}, 500, 0.55),
         ("hard", "medium", 2, {}, 500, 0.64),
         ("hard", "medium", 4, {}, 100, 0.7),
     ],

@@ -41,11 +41,22 @@ Levels
     many is worth less. The next player is assumed to doubt half of the time at P(true) = 0.4
     (``doubt_center``); a raise they let pass is worth 0. It opens the same way: the opening with the best
     answered value among all legal openings (much stronger than the fixed target: it opens on bids that are true
-    but that the next player is tempted to doubt). It does not bluff on purpose, and with more than two players
-    it values an opponent's lost die less than medium does (0.3 of its own), so it takes fewer risks to hurt
-    someone else.
+    but that the next player is tempted to doubt). It bluffs on purpose now and then (``bluff_rate``: a raise or
+    an opening nearly as good as the best, so that its bids cannot be read as a plain statement of its dice), and
+    with more than two players it values an opponent's lost die less than medium does (0.3 of its own), so it
+    takes fewer risks to hurt someone else.
 
-Every level is a pure function of the view, the legal actions and the RNG (no memory between calls). Decision
+Solved duel endgames
+====================
+
+Where two players are left in a position the solver covers (``solver.py``: one die each, a Palifico round of
+one die against two, under the option sets of ``bots_solved.OPTION_SETS``), the shipped equilibrium strategy
+(``bots_solved.py``) decides: always for hard, half of the time for medium (``solved_share``), which also leaves
+out the equilibrium's raises that its own dice prove false (``solved_known_false``). ``bench/perudo_endgames.py``
+measures every level there against the equilibrium and against a best responder.
+
+Every level is a pure function of the view, the legal actions and the RNG (no memory between calls; the solved
+strategies are data read once). Decision
 times on the hardest positions (six players with ten dice each, Calza and Salsa) and the strength of each level
 against the others and the reference player are measured by ``bench/bots_tournament.py`` (``bench/RESULTS.md``:
 hard about 20 ms at the median and well under a second at worst on a loaded machine). The knobs were tuned in

@@ -11,7 +11,8 @@ sorted, an action ``q.f``, ``D`` (Dudo) or ``C`` (Calza). The files are read on 
 solved sets (:data:`OPTION_SETS`, compared on the options that change a duel: :data:`ROUND_OPTIONS`), a position
 and a history that the file covers, and every weighted action legal. Otherwise it returns None and the bot plays
 its own way. The other seat's dice are those of ``bots_model.other_dice_counts``: exact when the count is shown,
-for a Palifico player, and in a duel without Calza, where every round takes one die.
+for a Palifico player, and in a duel without Calza, where every round takes one die; with Calza and the count
+hidden a regained die makes them uncertain, and the solved strategies are not used.
 """
 
 from __future__ import annotations
@@ -49,7 +50,9 @@ OPTION_SETS: dict[str, dict[str, Any]] = {
     "palifico-face-change": {"palificoOneDieMayChangeFace": True},
     "palifico-no-pacos": {"palificoPacoBids": "forbidden"},
     "palifico-every-time": {"palificoOncePerPlayer": False},
-    "calza": {"calza": True},
+    # The dice count shown: with Calza and the count hidden the bots do not use the solved strategies
+    # (view_position), so that is how the solver's trees and bench/perudo_endgames.py see this set's tables.
+    "calza": {"calza": True, "lostDiceVisible": True},
 }
 
 Position = tuple[
@@ -95,9 +98,11 @@ def strategies(name: str) -> dict[str, Any]:
 
 
 def view_position(view: View) -> Position | None:
-    """The duel position of the round the view shows, or None if it is not a duel."""
+    """The duel position of the round the view shows, or None if it is not a duel or the dice are not known."""
     if len(view["in_game"]) != 2 or view["starter"] is None:
         return None
+    if view["dice_in_play"] is None and view["options"]["calza"]:
+        return None  # a correct Calza gives a die back: with the count hidden, the dice left are not known
     seat, starter = view["seat"], view["starter"]
     other = next(s for s in view["in_game"] if s != starter)
     mine = view["my_dice_count"]

@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 from perudo_scenario import apply, bid, new_game, roll
+from tapete_sdk.plugin import CHANCE
 
 from games.perudo import bots_solved
 from games.perudo.bots import LEVELS
@@ -92,3 +93,47 @@ def test_no_solved_strategy_outside_the_duel_or_the_solved_options():
     three["round"] = 12
     three = roll(three, [[3], [5], [2]])
     assert bots_solved.solved_strategy(RULES.view(three, 0), RULES.legal_actions(three, 0)) is None
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"startingDice": 2}, {"startingDice": 1}, {"startingDice": 2, "calza": True, "lostDiceVisible": True}],
+)
+def test_in_real_duels_every_covered_decision_finds_its_solved_strategy(options):
+    """Played through the engine (the dice count hidden where no Calza can give a die back), every decision of a
+    covered position (one die each, or a Palifico round of one die against two) finds its position, history and
+    hand in the shipped table."""
+    rng = random.Random(3)
+    covered = 0
+    for _ in range(20):
+        state = RULES.initial_state(RULES.normalize_options(options, 2), 2)
+        while RULES.to_act(state):
+            if CHANCE in RULES.to_act(state):
+                state, _ = RULES.apply_action(state, CHANCE, RULES.sample_chance(state, rng))
+                continue
+            seat = state["turn"]
+            view, legal = RULES.view(state, seat), RULES.legal_actions(state, seat)
+            position = bots_solved.view_position(view)
+            assert position == (
+                state["counts"][state["starter"]],
+                state["counts"][1 - state["starter"]],
+                state["palifico"],
+                state["palifico_used"][state["starter"]] and not state["palifico"],
+                state["palifico_used"][1 - state["starter"]],
+            )
+            if sum(state["counts"]) == 2 or state["palifico"]:
+                covered += 1
+                assert bots_solved.solved_strategy(view, legal) is not None, view
+            state, _ = RULES.apply_action(state, seat, LEVELS["hard"](view, legal, rng))
+    assert covered > 40
+
+
+def test_with_calza_and_the_dice_count_hidden_the_duel_position_is_not_guessed():
+    """A correct Calza gives a die back, so the round number no longer tells the dice left: no solved strategy."""
+    state = new_game(2, 0, calza=True)
+    state["counts"] = [1, 1]
+    state["round"] = 8
+    state = roll(state, [[3], [5]])
+    assert bots_solved.view_position(RULES.view(state, 0)) is None
+    state["options"] = {**state["options"], "lostDiceVisible": True}
+    assert bots_solved.view_position(RULES.view(state, 0)) == ONE_DIE_DUEL

@@ -35,7 +35,8 @@ How a pairing is played, so that its figures can be trusted:
 Speed: each entrant decides on positions of the title's hardest kind (:data:`HARD_POSITIONS`: 6-player Chinese
 Checkers midgames, 6-player Perudo with 10 dice each under Calza and Salsa, 6-player Spicy with large hands, deep
 stacks and the Spice It Up! cards that multiply the choices), for every seat that may act there; the table shows
-the median, 95th percentile and worst time per decision.
+the median, 95th percentile and worst time per decision. ``--cold`` empties the title's caches (every
+``functools`` cache of its modules) before each timed decision, as for the first decision of a fresh process.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ import itertools
 import math
 import random
 import statistics
+import sys
 import time
 import zlib
 from collections.abc import Callable, Iterator
@@ -321,16 +323,28 @@ def hard_positions(rules: GameRules, entrants: dict[str, Bot], count: int, seed:
             yield state
 
 
+def clear_caches(key: str) -> None:
+    """Empty every ``functools`` cache of the title's modules: the next decision starts cold."""
+    for name, module in list(sys.modules.items()):
+        if name == f"games.{key}" or name.startswith(f"games.{key}."):
+            for value in vars(module).values():
+                if callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()
+
+
 def decision_times(
-    rules: GameRules, entrants: dict[str, Bot], positions: list[State], seed: int
+    rules: GameRules, entrants: dict[str, Bot], positions: list[State], seed: int, cold: bool = False
 ) -> dict[str, list[float]]:
-    """Per entrant, the seconds each decision took, for every seat that may act in each position."""
+    """Per entrant, the seconds each decision took, for every seat that may act in each position; with ``cold``
+    every decision starts with the title's caches emptied (:func:`clear_caches`)."""
     times: dict[str, list[float]] = {name: [] for name in entrants}
     for index, state in enumerate(positions):
         for seat in sorted(rules.to_act(state)):
             view, legal = rules.view(state, seat), rules.legal_actions(state, seat)
             for name, bot in entrants.items():
                 rng = random.Random(pairing_seed(seed, index, seat, name))
+                if cold:
+                    clear_caches(rules.key)
                 start = time.perf_counter()
                 bot(view, legal, rng)
                 times[name].append(time.perf_counter() - start)
@@ -358,9 +372,12 @@ def print_pairing(result: Pairing) -> None:
     )
 
 
-def print_speed(key: str, times: dict[str, list[float]], positions: int) -> None:
+def print_speed(key: str, times: dict[str, list[float]], positions: int, cold: bool = False) -> None:
     plan = HARD_POSITIONS[key]
-    print(f"\n{key}: decision times on {positions} positions ({plan.num_players} players, {plan.options})\n")
+    caches = ", cold caches" if cold else ""
+    print(
+        f"\n{key}: decision times on {positions} positions ({plan.num_players} players, {plan.options}{caches})\n"
+    )
     print("| entrant | decisions | p50 ms | p95 ms | max ms |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for name, values in times.items():
@@ -383,6 +400,9 @@ def main() -> None:
     parser.add_argument("--default-options", action="store_true", help="play the default options only")
     parser.add_argument(
         "--speed-positions", type=int, default=30, help="hardest positions per title (0: none)"
+    )
+    parser.add_argument(
+        "--cold", action="store_true", help="empty the title's caches before each timed decision"
     )
     args = parser.parse_args()
     for rules in registry.discover():
@@ -408,7 +428,8 @@ def main() -> None:
         if args.speed_positions and rules.key in HARD_POSITIONS:
             positions = list(hard_positions(rules, entrants_of(rules.key), args.speed_positions, args.seed))
             if positions:
-                print_speed(rules.key, decision_times(rules, entrants, positions, args.seed), len(positions))
+                times = decision_times(rules, entrants, positions, args.seed, args.cold)
+                print_speed(rules.key, times, len(positions), args.cold)
             else:
                 print(f"\n{rules.key}: no position of the hardest kind was reached")
 

@@ -20,7 +20,9 @@ Levels
   opponent's lost die at a weight (1 in a duel, less with more players):
 
   - Dudo: P(false) × weight − P(true);
-  - a raise b: κ × (P(b true) × weight − P(b false)), κ being the chance that the round ends on this raise;
+  - a raise b: D × (P(b true) × weight − P(b false)), D = κ + (1 − κ) × P(b false) being the chance that the
+    next player doubts it: at least κ, and certain for a raise the bot knows to be false (so such a raise never
+    beats a Dudo);
   - Calza: P(exact) × (value of the regained die) − P(not exact), kept only when it beats the rest by a margin.
 
   It opens on the face it holds most of, at the highest quantity still true with probability ``open_target``.
@@ -39,11 +41,22 @@ Levels
     many is worth less. The next player is assumed to doubt half of the time at P(true) = 0.4
     (``doubt_center``); a raise they let pass is worth 0. It opens the same way: the opening with the best
     answered value among all legal openings (much stronger than the fixed target: it opens on bids that are true
-    but that the next player is tempted to doubt). It does not bluff on purpose, and with more than two players
-    it values an opponent's lost die less than medium does (0.3 of its own), so it takes fewer risks to hurt
-    someone else.
+    but that the next player is tempted to doubt). It bluffs on purpose now and then (``bluff_rate``: a raise or
+    an opening nearly as good as the best, so that its bids cannot be read as a plain statement of its dice), and
+    with more than two players it values an opponent's lost die less than medium does (0.3 of its own), so it
+    takes fewer risks to hurt someone else.
 
-Every level is a pure function of the view, the legal actions and the RNG (no memory between calls). Decision
+Solved duel endgames
+====================
+
+Where two players are left in a position the solver covers (``solver.py``: one die each, a Palifico round of
+one die against two, under the option sets of ``bots_solved.OPTION_SETS``), the shipped equilibrium strategy
+(``bots_solved.py``) decides: always for hard, half of the time for medium (``solved_share``), which also leaves
+out the equilibrium's raises that its own dice prove false (``solved_known_false``). ``bench/perudo_endgames.py``
+measures every level there against the equilibrium and against a best responder.
+
+Every level is a pure function of the view, the legal actions and the RNG (no memory between calls; the solved
+strategies are data read once). Decision
 times on the hardest positions (six players with ten dice each, Calza and Salsa) and the strength of each level
 against the others and the reference player are measured by ``bench/bots_tournament.py`` (``bench/RESULTS.md``:
 hard about 20 ms at the median and well under a second at worst on a loaded machine). The knobs were tuned in
@@ -78,6 +91,7 @@ from games.perudo.bots_reading import (
     posterior_seat_pmfs,
     split_next,
 )
+from games.perudo.bots_solved import solved_choice
 
 DUDO: Action = {"type": "dudo"}
 CALZA: Action = {"type": "calza"}
@@ -95,7 +109,7 @@ class Profile:
     salsa_calza_above: float = 0.3  # out of turn: Calza only when its expected value is above this
     # medium: fixed answer model and target opening, light reading of bids, bluffs
     open_target: float = 0.6  # opening: the highest quantity still true with at least this probability
-    kappa: float = 0.7  # chance that the round ends on the bot's raise
+    kappa: float = 0.7  # least chance that the next player doubts the bot's raise (fixed_answer_value)
     read_open: float = 2.0  # tilt for a face a seat names (1: bids are not read)
     read_raise: float = 1.3  # tilt for a seat raising the quantity on the standing face
     bluff_rate: float = 0.1  # how often a raise or an opening is a random near-best one instead of the best
@@ -104,10 +118,14 @@ class Profile:
     reading: Reading | None = None
     doubt_center: float = 0.4  # the next player's P(true) at which they doubt half of the time
     doubt_softness: float = 0.1  # how sharply their Dudo chance falls as their P(true) rises
+    # the solved duel endgames (bots_solved.py): the share of the decisions they cover taken from them, and
+    # whether the equilibrium's raises that the bot's own dice prove false are kept (medium leaves them out)
+    solved_share: float = 0.0
+    solved_known_false: bool = True
 
 
-MEDIUM = Profile()
-HARD = Profile(reading=Reading(), bluff_rate=0.0, multi_weight=0.3)
+MEDIUM = Profile(solved_share=0.5, solved_known_false=False)
+HARD = Profile(reading=Reading(), bluff_rate=0.08, bluff_slack=0.05, multi_weight=0.3, solved_share=1.0)
 
 
 @dataclass(frozen=True)
@@ -216,13 +234,27 @@ def raise_values(bids: list[Action], context: Situation, profile: Profile) -> li
     seat): every legal raise, valued by :func:`answered_value`.
     """
     if context.next_seat is None:
+        beliefs = context.beliefs
         values = [
-            (profile.kappa * payoff(context.beliefs.at_least(a["quantity"], a["face"]), context.weight), a)
+            (fixed_answer_value(beliefs.at_least(a["quantity"], a["face"]), context.weight, profile), a)
             for a in lowest_per_face(bids)
         ]
     else:
         values = [(answered_value(a["quantity"], a["face"], context, profile), a) for a in bids]
     return sorted(values, key=lambda pair: -pair[0])
+
+
+def fixed_answer_value(p_true: float, weight: float, profile: Profile) -> float:
+    """A raise's value under the fixed answer model: the chance that it is doubted times :func:`payoff`.
+
+    The next player doubts at least κ of the time, and the more surely the raise is false the likelier the doubt:
+    ``κ + (1 − κ) × P(false)``. A raise the bot knows to be false is therefore doubted for sure and worth a whole
+    lost die, never more than a Dudo (which loses at most one); with a flat κ it was worth only −κ and beat a Dudo
+    that was likely but not certainly lost (the one-die Palifico round: "two 5s" without a 5, rather than Dudo
+    on "one 5").
+    """
+    doubted = profile.kappa + (1.0 - profile.kappa) * (1.0 - p_true)
+    return doubted * payoff(p_true, weight)
 
 
 def answered_value(quantity: int, face: int, context: Situation, profile: Profile) -> float:
@@ -278,8 +310,10 @@ def pick_raise(
     """The best raise, or now and then (bluff) a random one nearly as good."""
     best_value = raises[0][0]
     if profile.bluff_rate and rng.random() < profile.bluff_rate:
-        near = [pair for pair in raises if pair[0] >= best_value - profile.bluff_slack]
-        return best_value, rng.choice(near)[1]  # judged as the best raise: the bluff is a choice among equals
+        # A raise known to be false (worth a whole die: always doubted) is no bluff, it is a lost die.
+        near = [pair for pair in raises if pair[0] >= best_value - profile.bluff_slack and pair[0] > -1.0]
+        if near:  # judged as the best raise: the bluff is a choice among equals
+            return best_value, rng.choice(near)[1]
     return raises[0]
 
 
@@ -308,10 +342,14 @@ def play_profile(view: View, legal: list[Action], rng: random.Random, profile: P
     """A probability-based bot (medium, hard) with the given knobs."""
     if DECLARE_PALIFICO in legal and is_awaited(view):
         return legal_copy(legal, DECLARE_PALIFICO)
+    if profile.solved_share and rng.random() < profile.solved_share:
+        solved = solved_choice(view, legal, rng, profile.solved_known_false)
+        if solved is not None:
+            return solved
     context = situation(view, legal, profile)
     if view["bid"] is None:
         if context.next_seat is not None:  # hard: the opening that the next player's answer makes best
-            return raise_values(bids_of(legal), context, profile)[0][1]
+            return pick_raise(raise_values(bids_of(legal), context, profile), profile, rng)[1]
         return choose_opening(bids_of(legal), context.beliefs, profile, rng)
     return choose_answer(view, legal, context, profile, rng)
 

@@ -88,8 +88,8 @@ def other_dice_counts(view: View, total: int) -> dict[int, int]:
     counts: dict[int, int] = {}
     unknown = max(total - (view["my_dice_count"] or 0), len(others))
     palifico_player = view["palifico_player"] if view["palifico"] else None
-    if palifico_player in others and len(others) > 1:
-        counts[palifico_player] = 1  # a Palifico player has just dropped to one die
+    if palifico_player in others:
+        counts[palifico_player] = 1  # a Palifico player has just dropped to one die (in a duel too)
         unknown -= 1
     spread = [other for other in others if other not in counts]
     for index, other in enumerate(spread):

@@ -25,6 +25,7 @@ against the truth of the raise for each count that seat may hold (``bots.answere
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -73,19 +74,24 @@ class SeatBid:
 @cache
 def hands(dice: int) -> tuple[tuple[Counts, float], ...]:
     """Every multiset of ``dice`` dice as face counts, with its multinomial probability."""
+    factorials = [math.factorial(n) for n in range(dice + 1)]
+    scale = factorials[dice] / 6**dice
     out = []
-    for counts in _compositions(dice, 6):
-        ways = math.factorial(dice)
-        for count in counts:
-            ways //= math.factorial(count)
-        out.append(((0, *counts), ways / 6**dice))
+    for combination in itertools.combinations_with_replacement(FACES, dice):
+        counts = (0, *map(combination.count, FACES))
+        out.append((counts, scale / math.prod([factorials[count] for count in counts[1:]])))
     return tuple(out)
 
 
-def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
-    if parts == 1:
-        return [(total,)]
-    return [(first, *rest) for first in range(total + 1) for rest in _compositions(total - first, parts - 1)]
+@cache
+def match_columns(dice: int, palifico: bool) -> dict[int, tuple[int, ...]]:
+    """Per face, the dice a bid on it counts in each hand of :func:`hands` (one column per face)."""
+    faces = {face: tuple(counts[face] for counts, _ in hands(dice)) for face in FACES}
+    if palifico:
+        return faces
+    pacos = faces[PACO]
+    wild = {face: tuple(map(int.__add__, faces[face], pacos)) for face in FACES if face != PACO}
+    return {PACO: pacos, **wild}
 
 
 def matches(counts: Counts, face: int, palifico: bool) -> int:
@@ -130,44 +136,57 @@ def seat_bids(view: View, total: int) -> dict[int, list[SeatBid]]:
     return out
 
 
-def hand_likelihood(
-    counts: Counts, bids: tuple[SeatBid, ...], unseen: int, palifico: bool, reading: Reading
-) -> float:
-    """How likely a seat holding ``counts`` was to make ``bids`` (up to a constant)."""
-    likelihood = 1.0
-    for bid in bids:
-        p_face = base_probability(bid.face, palifico)
-        own = matches(counts, bid.face, palifico)
-        plausible = binomial_tail(unseen, p_face, bid.quantity - own)
-        if bid.eager:
-            plausible **= reading.eager_power
-        likelihood *= reading.plausibility_floor + plausible
-        if bid.choices:
-            likelihood *= face_choice(counts, bid, unseen, palifico, reading)
-    return likelihood
-
-
-def face_choice(counts: Counts, bid: SeatBid, unseen: int, palifico: bool, reading: Reading) -> float:
-    """P(the bidder names ``bid.face`` among ``bid.choices``): softmax of the surplus, mixed with a bluff."""
-    scores = {}
-    for face, lowest in bid.choices:
-        expected = matches(counts, face, palifico) + base_probability(face, palifico) * unseen
-        scores[face] = math.exp(reading.choice_sharpness * (expected - lowest))
-    share = scores.get(bid.face, 0.0) / sum(scores.values())
-    return reading.choice_bluff / len(bid.choices) + (1.0 - reading.choice_bluff) * share
+def bid_factors(
+    bid: SeatBid, dice: int, unseen: int, palifico: bool, reading: Reading
+) -> tuple[list[float], dict[int, float], list[float]]:
+    """What a bid's likelihood needs, per count of matching dice m rather than per hand: the plausibility
+    factor ``floor + P(true | m)``; and, for a choice of face, the softmax's weight of each allowed face split as
+    ``exp(β × (p × unseen − lowest))`` (per face) times ``exp(β × m)`` (per count)."""
+    p_face = base_probability(bid.face, palifico)
+    plausible = [binomial_tail(unseen, p_face, bid.quantity - own) for own in range(dice + 1)]
+    if bid.eager:
+        plausible = [value**reading.eager_power for value in plausible]
+    factor = [reading.plausibility_floor + value for value in plausible]
+    beta = reading.choice_sharpness
+    base = {
+        face: math.exp(beta * (base_probability(face, palifico) * unseen - lowest))
+        for face, lowest in bid.choices
+    }
+    grow = [math.exp(beta * count) for count in range(dice + 1)]
+    return factor, base, grow
 
 
 @lru_cache(maxsize=1024)
 def seat_pmfs(dice: int, bids: tuple[SeatBid, ...], total: int, palifico: bool, reading: Reading) -> Pmfs:
-    """Per face, the posterior distribution of one seat's matching dice given its bids."""
-    sums = {face: [0.0] * (dice + 1) for face in FACES}
+    """Per face, the posterior distribution of one seat's matching dice given its bids.
+
+    The likelihood of a hand is the product over its bids of ``floor + P_hand(bid true)`` and, where the bid
+    named a face among several, ``bluff / choices + (1 − bluff) × softmax(surplus)[face]`` (module docs); both
+    depend on the hand only through its matching counts, so they are tabulated per count first and applied
+    column by column (a list per face over the hands: thousands of hands for a full cup).
+    """
     unseen = max(total - dice, 0)
-    for counts, prior in hands(dice):
-        weight = prior * hand_likelihood(counts, bids, unseen, palifico, reading)
-        for face in FACES:
-            sums[face][matches(counts, face, palifico)] += weight
+    weights = [prior for _, prior in hands(dice)]
+    columns = match_columns(dice, palifico)
+    for bid in bids:
+        factor, base, grow = bid_factors(bid, dice, unseen, palifico, reading)
+        named = columns[bid.face]
+        weights = [weight * factor[m] for weight, m in zip(weights, named, strict=True)]
+        if base:
+            parts = [[value * grow[m] for m in columns[face]] for face, value in base.items()]
+            scale = base.get(bid.face, 0.0)
+            bluff = reading.choice_bluff / len(base)
+            keep = 1.0 - reading.choice_bluff
+            denominators = map(sum, zip(*parts, strict=True))
+            weights = [
+                weight * (bluff + keep * scale * grow[m] / denominator)
+                for weight, m, denominator in zip(weights, named, denominators, strict=True)
+            ]
     pmfs = {}
-    for face, values in sums.items():
+    for face in FACES:
+        values = [0.0] * (dice + 1)
+        for weight, m in zip(weights, columns[face], strict=True):
+            values[m] += weight
         norm = sum(values)
         pmfs[face] = tuple(value / norm for value in values)
     return pmfs

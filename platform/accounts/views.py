@@ -14,6 +14,7 @@ from accounts.forms import KeepAccountForm, SignUpForm
 from accounts.models import User
 from accounts.selectors import finished_games, user_current_matches, user_finished_matches
 from ratings.charts import rating_chart_svg
+from ratings.fair_play import abandonment_record, active_playban, playban_message
 from ratings.pools import pool_label
 from ratings.selectors import user_history, user_ratings
 from web import throttle
@@ -52,6 +53,11 @@ def keep_account(request):
     return render(request, "registration/keep_account.html", {"form": form})
 
 
+def _playban_message(player) -> str | None:
+    playban = active_playban(user=player)
+    return None if playban is None else playban_message(playban)
+
+
 def profile(request, username: str):
     player = get_object_or_404(User, username=username)
     finished = user_finished_matches(user=player)
@@ -73,5 +79,7 @@ def profile(request, username: str):
             "finished_games": finished_games(user=player, matches=finished[:30]),
             "games_played": finished.count(),
             "ratings": ratings,
+            "abandonments": abandonment_record(user=player),
+            "playban_message": _playban_message(player) if request.user == player else None,
         },
     )

@@ -70,7 +70,10 @@ api.add_exception_handler(Http404, lambda request, exc: _error_response(request,
 api.add_exception_handler(
     HttpError, lambda request, exc: _error_response(request, ApiError("invalid_request"))
 )
-api.add_exception_handler(LobbyError, lambda request, exc: _error_response(request, ApiError(exc.code)))
+# A lobby refusal's own message: a playban's says until when.
+api.add_exception_handler(
+    LobbyError, lambda request, exc: _error_response(request, ApiError(exc.code, message=exc.message))
+)
 api.add_exception_handler(EngineError, lambda request, exc: _error_response(request, engine_api_error(exc)))
 api.add_exception_handler(BotAccountError, lambda request, exc: _error_response(request, ApiError(exc.code)))
 

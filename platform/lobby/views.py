@@ -19,7 +19,7 @@ from accounts.guests import login_or_guest
 from lobby import option_text, rematch, selectors, services
 from lobby.errors import LobbyError
 from lobby.forms import TableForm
-from turnengine import bot_seats
+from turnengine import bot_seats, clocks
 from turnengine.models import Match
 from turnengine.views import MAX_SEATS, board_templates
 from web import throttle
@@ -185,6 +185,7 @@ def table(request, match_id: int):
         "invite_url": request.build_absolute_uri(reverse("lobby:invite", args=[match.invite_token])),
         "bot_levels": bot_seats.level_choices(match.game),
         "bot_level": bot_seats.middle_level(match.game),
+        "grace_seconds": clocks.of_match(match).grace_ms // clocks.SECOND if match.time_control else 0,
         **board_templates(match.game),
     }
     template = "lobby/waiting.html" if match.status == Match.Status.OPEN else "turnengine/table.html"

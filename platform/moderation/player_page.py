@@ -19,7 +19,8 @@ from moderation.admin import sanction_buttons
 from moderation.admin_actions import action_url
 from moderation.models import AuditEntry, Report
 from moderation.sanctions import player_restrictions
-from ratings.models import Rating
+from ratings.fair_play import abandonment_record
+from ratings.models import Playban, Rating
 from turnengine.models import Match, Seat
 
 
@@ -59,6 +60,8 @@ def player_page(request, user_id: int, *, admin_site):
         "restrictions": player_restrictions(user=player),
         "games_finished": seats.filter(match__status=Match.Status.FINISHED).count(),
         "games_abandoned": seats.filter(abandoned=True).count(),
+        "abandonments": abandonment_record(user=player),
+        "playbans": Playban.objects.filter(user=player)[:10],
         "ratings": Rating.objects.filter(user=player).order_by("game", "pool"),
         "buttons": sanction_buttons(next_url=here, users=[player.pk]) if can_sanction else [],
         "sanctions": sanctions,

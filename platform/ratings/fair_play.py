@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.utils import formats, timezone
+from django.utils.timesince import timesince
 from django.utils.translation import gettext
 
 from ratings.models import Playban
@@ -61,13 +62,20 @@ def active_playban(*, user, now: datetime | None = None) -> Playban | None:
 def playban_message(playban: Playban) -> str:
     """Why the player may not play ranked tables, and until when, in the current language and time zone."""
     return gettext(
-        "You abandoned %(abandoned)s of your last %(games)s ranked games: you may play ranked tables again from "
-        "%(end)s. Friendly tables are open to you."
+        "You abandoned %(abandoned)s of your last %(games)s ranked games: ranked tables are closed to you until "
+        "%(end)s (friendly tables stay open)."
     ) % {
         "abandoned": playban.abandoned,
         "games": playban.games,
         "end": formats.date_format(timezone.localtime(playban.ends_at), "DATETIME_FORMAT"),
     }
+
+
+def playban_durations() -> str:
+    """The escalating durations of ``TAPETE_PLAYBAN_MINUTES`` in words of the current language ("15 minutes, 1 hour,
+    1 day"), for the rules a ranked table shows."""
+    start = timezone.now()
+    return ", ".join(timesince(start, start + timedelta(minutes=minutes)) for minutes in settings.TAPETE_PLAYBAN_MINUTES)
 
 
 def playbans_after_finish(*, match, now: datetime | None = None) -> list[Playban]:

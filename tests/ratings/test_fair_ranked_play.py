@@ -363,7 +363,7 @@ def test_a_playban_bars_every_ranked_entry_point_and_says_until_when(make_user, 
     table = lobby.table_create(user=host, game="perudo", num_players=2, options={}, ranked=True)
     with pytest.raises(LobbyError) as refused:
         lobby.table_join(user=leaver, match_id=table.pk)
-    assert refused.value.code == "playban" and "ranked tables again from" in refused.value.message
+    assert refused.value.code == "playban" and "ranked tables are closed to you until" in refused.value.message
     with pytest.raises(LobbyError):
         lobby.table_create(user=leaver, game="perudo", num_players=2, options={}, ranked=True)
     with pytest.raises(LobbyError):
@@ -375,7 +375,7 @@ def test_a_playban_bars_every_ranked_entry_point_and_says_until_when(make_user, 
     page = client.post(
         reverse("lobby:join", args=[table.pk]), follow=True, HTTP_ACCEPT_LANGUAGE="fr"
     ).content.decode()
-    assert "classées" in page and str(timezone.localtime(playban.ends_at).year) in page
+    assert "les tables classées vous sont fermées jusqu" in page and str(timezone.localtime(playban.ends_at).year) in page
     # Friendly tables stay open.
     friendly = lobby.table_create(user=host, game="perudo", num_players=2, options={}, ranked=False)
     lobby.table_join(user=leaver, match_id=friendly.pk)

@@ -14,7 +14,7 @@ from accounts.forms import KeepAccountForm, SignUpForm
 from accounts.models import User
 from accounts.selectors import finished_games, user_current_matches, user_finished_matches
 from ratings.charts import rating_chart_svg
-from ratings.fair_play import abandonment_record, active_playban, playban_message
+from ratings.fair_play import abandonment_record, playban_notice
 from ratings.pools import pool_label
 from ratings.selectors import user_history, user_ratings
 from web import throttle
@@ -53,11 +53,6 @@ def keep_account(request):
     return render(request, "registration/keep_account.html", {"form": form})
 
 
-def _playban_message(player) -> str | None:
-    playban = active_playban(user=player)
-    return None if playban is None else playban_message(playban)
-
-
 def profile(request, username: str):
     player = get_object_or_404(User, username=username)
     finished = user_finished_matches(user=player)
@@ -80,6 +75,6 @@ def profile(request, username: str):
             "games_played": finished.count(),
             "ratings": ratings,
             "abandonments": abandonment_record(user=player),
-            "playban_message": _playban_message(player) if request.user == player else None,
+            "playban_message": playban_notice(user=player) if request.user == player else None,
         },
     )

@@ -71,6 +71,12 @@ def playban_message(playban: Playban) -> str:
     }
 
 
+def playban_notice(*, user) -> str | None:
+    """What a barred player is told wherever ranked play is offered to them (None: no playban in force)."""
+    playban = active_playban(user=user) if user.is_authenticated else None
+    return None if playban is None else playban_message(playban)
+
+
 def playban_durations() -> str:
     """The escalating durations of ``TAPETE_PLAYBAN_MINUTES`` in words of the current language ("15 minutes, 1 hour,
     1 day"), for the rules a ranked table shows."""

@@ -376,6 +376,10 @@ def test_a_playban_bars_every_ranked_entry_point_and_says_until_when(make_user, 
         reverse("lobby:join", args=[table.pk]), follow=True, HTTP_ACCEPT_LANGUAGE="fr"
     ).content.decode()
     assert "les tables classées vous sont fermées jusqu" in page and str(timezone.localtime(playban.ends_at).year) in page
+    # A ranked table's page tells them before they try, and so does their profile.
+    client.force_login(leaver)
+    assert "data-playban" in client.get(reverse("lobby:table", args=[table.pk])).content.decode()
+    assert "data-playban" in client.get(reverse("profile", args=[leaver.username])).content.decode()
     # Friendly tables stay open.
     friendly = lobby.table_create(user=host, game="perudo", num_players=2, options={}, ranked=False)
     lobby.table_join(user=leaver, match_id=friendly.pk)

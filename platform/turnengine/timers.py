@@ -9,6 +9,9 @@
 * In real time, a disconnected seat the game awaits is played by the computer once the table's grace has passed
   (``turnengine.clocks``): its deadline is the end of the grace, and :func:`match_expire` then counts a timeout
   and lets the engine play for it, until the player reconnects.
+* Ranked games (docs/fair-play.md): once every seat is gone (absent, left, or disconnected past the grace), the game
+  ends at once as abandoned by all (:func:`abandon_by_all`); in a two-player game, the player who stayed may end it
+  as its winner as soon as the opponent is gone (:func:`match_claim_win`).
 * Each timeout, grace expiry and new absence adds a notice to the log (``seat_timeout``, ``seat_autoplayed``,
   ``seat_absent``: public events ahead of the game's own).
 * Delivery: a deadline never plays a timeout against a seat that could not see the position. While the current
@@ -139,20 +142,15 @@ def seat_leave(*, match_id: int, user, now: datetime | None = None) -> Update:
             spend_intent(match, seat, now)
             match.clock["absent"][seat] = True
             clocks.set_left(match.clock, seat, True)
+            notice = {"type": "left", "seat": seat}
+            frames = partial(presence_frames, notice=notice)
             if match.ranked:
                 Seat.objects.filter(match=match, index=seat).update(abandoned=True)
-                if clocks.all_away(match.clock, clocks.of_match(match), clocks.epoch_ms(now)):
-                    abandon_by_all(change, now, frames=partial(presence_frames, notice={"type": "left", "seat": seat}))
-                    presence.record_notice(match, {"type": "left", "seat": seat})
-                    return change.update
-            logged = services.advance(match, match.rules, None, None, now)
-            notice = {"type": "left", "seat": seat}
-            change.commit(
-                changed=services.PLAY_FIELDS,
-                logged=logged,
-                now=now,
-                frames=partial(presence_frames, notice=notice),
-            )
+            if match.ranked and clocks.all_away(match.clock, clocks.of_match(match), clocks.epoch_ms(now)):
+                abandon_by_all(change, now, frames=frames)
+            else:
+                logged = services.advance(match, match.rules, None, None, now)
+                change.commit(changed=services.PLAY_FIELDS, logged=logged, now=now, frames=frames)
             presence.record_notice(match, notice)  # at the new version, after the actions it caused
     return change.update
 

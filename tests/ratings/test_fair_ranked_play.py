@@ -309,6 +309,19 @@ def test_a_ranked_game_nobody_is_connected_to_ends_as_abandoned_by_all(make_user
     assert abandonment_record(user=users[0]).abandoned == 1
 
 
+def test_the_last_player_leaving_a_ranked_game_nobody_else_is_at_ends_it_as_abandoned_by_all(make_user):
+    match, users = _ranked_table(make_user)
+    _disconnect(match, 1)
+    timers.seat_leave(match_id=match.pk, user=users[0], now=_past_grace(match, 1, extra_seconds=-5))
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE  # the opponent's grace runs: the game goes on
+    timers.seat_reclaim(match_id=match.pk, user=users[0])
+    timers.seat_leave(match_id=match.pk, user=users[0], now=_past_grace(match, 1))
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.result["reason"] == "abandoned_by_all"
+    assert not RatingChange.objects.filter(match=match).exists()
+
+
 def test_the_waiting_room_of_a_ranked_table_says_these_rules(client, make_user):
     host = make_user()
     match = lobby.table_create(user=host, game="perudo", num_players=2, options={}, ranked=True)

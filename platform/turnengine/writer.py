@@ -227,8 +227,9 @@ def seat_refusal(match: Match, user) -> EngineError | None:
     """Why ``user`` may not sit at ``match``, if they may not. The user's row is locked and read again first: a
     conversion to a bot account (``botapi.accounts.bot_account_convert``) locks it too and checks the account's
     seats, so a join racing a conversion either sits first (the conversion then finds the seat and is refused) or
-    reads the converted account (and is refused here)."""
-    is_bot = (
+    reads the converted account (and is refused here). An account already a bot stays one, so a computer player's row
+    is not locked: "Play now" tables seating the same computer player do not wait for each other."""
+    is_bot = user.is_bot or (
         get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("is_bot", flat=True)
     ).first()
     if is_bot:

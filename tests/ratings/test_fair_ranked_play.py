@@ -151,20 +151,24 @@ def test_a_ranked_rematch_leaves_the_seat_of_an_old_computer_player_open(make_us
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="a race of real transactions needs PostgreSQL")
-def test_a_join_racing_a_conversion_to_a_bot_account_never_seats_a_bot_at_a_ranked_table(make_user):
+def test_a_join_racing_a_conversion_to_a_bot_account_never_seats_a_bot_at_a_ranked_table(make_user, api_for):
+    """The issue's race, through the Bot API, many times: "join this ranked table" and "turn this account into a bot
+    account" sent at the same moment. Exactly one of them succeeds, and no bot account ever sits there."""
     host = make_user()
     for _ in range(20):
         match = lobby.table_create(user=host, game="perudo", num_players=2, options={}, ranked=True)
         player = make_user()
+        api = api_for(player)
         joined, converted = race(
-            [
-                partial(lobby.table_join, user=player, match_id=match.pk),
-                partial(bot_account_convert, user=player),
-            ]
+            [partial(api.post, f"/tables/{match.pk}/join"), partial(api.post, "/account/bot")]
         )
-        assert isinstance(joined, Seat) != isinstance(converted, BotAccount), (joined, converted)
-        seated_bots = Seat.objects.filter(match=match, user__is_bot=True).count()
-        assert seated_bots == 0
+        assert sorted([joined.status_code, converted.status_code]) in ([200, 403], [200, 409]), (
+            joined.json(),
+            converted.json(),
+        )
+        assert (joined.status_code == 200) == Seat.objects.filter(match=match, user=player).exists()
+        assert (converted.status_code == 200) == BotAccount.objects.filter(user=player).exists()
+        assert not Seat.objects.filter(match=match, user__is_bot=True).exists()
         lobby.table_cancel(user=host, match_id=match.pk)
 
 

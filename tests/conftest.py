@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import itertools
 import random
+import threading
 import uuid
 from collections import defaultdict
 
 import pytest
+from django.db import connection
 from realtime import broadcast
 from tapete_sdk import registry
+from tapete_sdk.plugin import CodedError
 
 from lobby import services as lobby
 from turnengine import outbox, services, updates
@@ -171,6 +174,29 @@ def play_bid_then_dudo(match, users) -> None:
         match_id=match.pk, user=users[caller], expected_version=match.version, action={"type": "dudo"}
     )
     match.refresh_from_db()
+
+
+def race(calls: list) -> list:
+    """Run the calls at the same moment in threads (each with its own database connection); return each one's
+    result, or the refusal (a ``CodedError``) it raised."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(index, call):
+        try:
+            barrier.wait()
+            results[index] = call()
+        except CodedError as error:
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(index, call)) for index, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return results
 
 
 TEST_PROCESS = ("test-process", "test-host:pid-test")

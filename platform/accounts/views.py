@@ -15,6 +15,7 @@ from accounts.models import User
 from accounts.registration import TooManyAccounts, account_save
 from accounts.selectors import finished_games, user_current_matches, user_finished_matches
 from ratings.charts import rating_chart_svg
+from ratings.fair_play import abandonment_record, playban_notice
 from ratings.pools import pool_label
 from ratings.selectors import user_history, user_ratings
 from web import throttle
@@ -82,5 +83,7 @@ def profile(request, username: str):
             "finished_games": finished_games(user=player, matches=finished[:30]),
             "games_played": finished.count(),
             "ratings": ratings,
+            "abandonments": abandonment_record(user=player),
+            "playban_message": playban_notice(user=player) if request.user == player else None,
         },
     )

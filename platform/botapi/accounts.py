@@ -4,8 +4,10 @@ As on Lichess, a player may turn a fresh account (one that never sat at a table,
 they started) into a bot account, for ever: it is then flagged as a bot (``User.is_bot``) wherever players are
 listed, never appears on the leaderboards, and may sit only at tables whose creator admits bot accounts. Those
 tables are rated in the game's own bot pool (``ratings.pools.BOT_POOL``), so games against programs never move
-anyone's rating among humans. The site's own computer players are bots as well, seated by a table's creator, and
-are not bound by that rule (the lobby applies it: ``lobby.services.may_sit``).
+anyone's rating among humans. The site's own computer players are bots as well, seated by a friendly table's
+creator; no ranked table seats them. The engine's writer applies both rules under the table's lock
+(``turnengine.writer.seat_refusal``), after locking the account's row, which the conversion below locks too: a join
+racing a conversion either sits first (the conversion then finds the seat) or reads the converted account.
 """
 
 from __future__ import annotations

@@ -77,6 +77,7 @@ api.add_exception_handler(
 api.add_exception_handler(
     HttpError, lambda request, exc: _error_response(request, ApiError("invalid_request"))
 )
+# A lobby refusal's own message (a playban's says until when); the limits on tables also say how long to wait.
 api.add_exception_handler(LobbyError, lambda request, exc: _error_response(request, lobby_api_error(exc)))
 api.add_exception_handler(EngineError, lambda request, exc: _error_response(request, engine_api_error(exc)))
 api.add_exception_handler(BotAccountError, lambda request, exc: _error_response(request, ApiError(exc.code)))
@@ -91,7 +92,7 @@ def lobby_api_error(error: LobbyError) -> ApiError:
     """The lobby's code; a refusal by the limits on tables also says how long to wait."""
     if isinstance(error, TooManyTables):
         return ApiError(error.code, detail={"retry_after": error.wait_seconds})
-    return ApiError(error.code)
+    return ApiError(error.code, message=error.message)
 
 
 def engine_api_error(error: EngineError) -> ApiError:

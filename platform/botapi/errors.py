@@ -12,6 +12,7 @@ from tapete_sdk.plugin import CodedError
 
 from lobby.errors import MESSAGES as LOBBY_MESSAGES
 from turnengine.errors import MESSAGES as ENGINE_MESSAGES
+from turnengine.errors import SEAT_MESSAGES
 
 # code -> (HTTP status, message)
 API_ERRORS: dict[str, tuple[int, object]] = {
@@ -65,10 +66,17 @@ LOBBY_CODES = {
     "not_enough_players": 409,
     "creator_cannot_leave": 409,
     "rating_out_of_range": 409,
-    "bots_not_admitted": 403,
     "guest_unranked": 403,
 }
 API_ERRORS.update({code: (status, LOBBY_MESSAGES[code]) for code, status in LOBBY_CODES.items()})
+# The engine's refusals of a seat (turnengine.writer.seat_refusal); a playban's answer says until when in its message.
+API_ERRORS.update(
+    {
+        "bots_not_admitted": (403, SEAT_MESSAGES["bots_not_admitted"]),
+        "computer_unranked": (403, SEAT_MESSAGES["computer_unranked"]),
+        "playban": (403, _("You abandoned too many ranked games: ranked tables are closed to you for a while.")),
+    }
+)
 # The engine's refusals of a move ("not_seated" is the lobby's code too, with the same meaning).
 API_ERRORS.update({code: (409, ENGINE_MESSAGES[code]) for code in ("not_active", "stale", "too_early")})
 
@@ -77,9 +85,15 @@ class ApiError(CodedError):
     """An answer of the Bot API that refuses: its code's HTTP status, and the body of every error."""
 
     def __init__(
-        self, code: str, *, version: int | None = None, rule: str | None = None, detail=None
+        self,
+        code: str,
+        *,
+        version: int | None = None,
+        rule: str | None = None,
+        detail=None,
+        message: str | None = None,
     ) -> None:
-        super().__init__(code, message_for(code))
+        super().__init__(code, message_for(code) if message is None else message)
         self.status = API_ERRORS[code][0]
         self.version = version
         self.rule = rule

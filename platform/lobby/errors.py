@@ -1,5 +1,7 @@
 """Refusals of lobby requests: a code and a readable, translated message."""
 
+from __future__ import annotations
+
 from django.utils.translation import gettext_lazy as _
 from tapete_sdk.plugin import CodedError
 
@@ -9,8 +11,14 @@ from web.throttle import Limit
 class LobbyError(CodedError):
     """Refusal of a lobby request; nothing was changed. The message is the code's, in the current language."""
 
-    def __init__(self, code: str) -> None:
-        super().__init__(code, MESSAGES[code])
+    def __init__(self, code: str, message: str | None = None) -> None:
+        super().__init__(code, MESSAGES[code] if message is None else message)
+
+    @classmethod
+    def from_seat_refusal(cls, refusal) -> LobbyError:
+        """The lobby's refusal for the engine's refusal of a seat (``turnengine.writer.seat_refusal``): its code and
+        its message (a playban's says until when)."""
+        return cls(refusal.code, refusal.message)
 
 
 class TooManyTables(LobbyError):
@@ -44,5 +52,6 @@ MESSAGES = {
     "not_finished": _("This game is not over yet."),
     "invalid_grace": _("The grace for a disconnected player must be between 1 and 600 seconds."),
     "guest_unranked": _("Guests play friendly tables only: keep your account to play ranked tables."),
-    "bots_not_admitted": _("This table does not admit bot accounts."),
 }
+# The engine's refusals of a seat (turnengine.writer.seat_refusal), each with its own message.
+SEAT_REFUSALS = ("computer_unranked", "bots_not_admitted", "playban")

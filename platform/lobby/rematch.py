@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import partial
 
 from lobby.errors import LobbyError
-from lobby.services import count_new_table
+from lobby.services import count_new_table, seat_player
 from moderation.sanctions import is_locked_out
 from moderation.services import network_notices_for
 from turnengine import services, writer
@@ -66,13 +66,16 @@ def _take_old_seat(new: Match, user, mine: Seat) -> dict[int, int]:
         if not free:
             raise LobbyError("table_full")
         index = mine.index if mine.index in free else free[0]
-        Seat.objects.create(match=new, index=index, user=user)
+        seat_player(new, user=user, index=index)
         taken[user.pk] = index
     return taken
 
 
 def _open_rematch(old: Match, old_seats: list[Seat], user) -> Match:
-    robots = [seat for seat in old_seats if seat.user.is_bot]
+    # A ranked table seats people only: one that had computer players (before that rule) leaves their seats open.
+    robots = [
+        seat for seat in old_seats if seat.user.is_bot and not (old.ranked and seat.index in old.bot_seats)
+    ]
     new = writer.open_table(
         game=old.game,
         options=old.options,
@@ -84,9 +87,10 @@ def _open_rematch(old: Match, old_seats: list[Seat], user) -> Match:
         max_rating=old.max_rating,
         rematch_of=old,
         admits_bots=old.admits_bots,
-        bot_seats=sorted(seat.index for seat in robots),
+        bot_seats=sorted(seat.index for seat in robots if seat.index in old.bot_seats),
     )
-    Seat.objects.bulk_create(Seat(match=new, index=seat.index, user=seat.user) for seat in robots)
+    for seat in robots:
+        seat_player(new, user=seat.user, index=seat.index)
     return new
 
 

@@ -19,6 +19,7 @@ from moderation.sanctions import is_locked_out
 from moderation.services import network_notices_for
 from ratings.selectors import match_pool, rating_value
 from turnengine import bot_seats, clocks, services, writer
+from turnengine.errors import EngineError
 from turnengine.models import Match, Seat
 from turnengine.updates import Update
 from web import throttle
@@ -80,7 +81,7 @@ def table_create(
             max_rating=max_rating,
             admits_bots=allow_bots or is_bot_account(user),
         )
-        Seat.objects.create(match=match, index=0, user=user, ip_address=ip_address)
+        seat_player(match, user=user, index=0, ip_address=ip_address)
     return match
 
 
@@ -116,8 +117,6 @@ def table_join(*, user, match_id: int, seat: int | None = None, ip_address: str 
             raise LobbyError("already_seated")
         if match.ranked and user.is_guest:
             raise LobbyError("guest_unranked")
-        if not may_sit(user=user, match=match):
-            raise LobbyError("bots_not_admitted")
         _check_rating_range(match, user)
         if seat is None:
             free = [index for index in range(match.num_players) if index not in taken]
@@ -130,7 +129,7 @@ def table_join(*, user, match_id: int, seat: int | None = None, ip_address: str 
             raise LobbyError("seat_taken")
         try:
             with transaction.atomic():
-                taken_seat = Seat.objects.create(match=match, index=seat, user=user, ip_address=ip_address)
+                taken_seat = seat_player(match, user=user, index=seat, ip_address=ip_address)
         except IntegrityError:
             raise LobbyError("seat_taken") from None
         change.commit(seats_changed=True)
@@ -154,9 +153,10 @@ def table_add_bot(*, user, match_id: int, level: str, seat: int | None = None) -
         elif seat not in free:
             raise LobbyError("seat_taken" if 0 <= seat < match.num_players else "no_such_seat")
         robot = bot_seats.bot_user(level=level, taken_user_ids=set(match.seats.values_list("user_id", flat=True)))
+        taken_seat = seat_player(match, user=robot, index=seat)
         match.bot_seats = sorted([*match.bot_seats, seat])
         change.commit(changed=("bot_seats",))
-        return Seat.objects.create(match=match, index=seat, user=robot)
+        return taken_seat
 
 
 def is_bot_account(user) -> bool:
@@ -165,9 +165,13 @@ def is_bot_account(user) -> bool:
     return BotAccount.objects.filter(user_id=user.pk).exists()
 
 
-def may_sit(*, user, match: Match) -> bool:
-    """Bot accounts sit only at tables that admit them."""
-    return not is_bot_account(user) or match.admits_bots
+def seat_player(match: Match, *, user, index: int, ip_address: str | None = None) -> Seat:
+    """Seat ``user`` through the writer, which decides under the table's lock who may sit there (a ranked table
+    seats people only; bot accounts sit where the table admits them; a playban bars ranked tables)."""
+    try:
+        return writer.seat_player(match, user=user, index=index, ip_address=ip_address)
+    except EngineError as refusal:
+        raise LobbyError.from_seat_refusal(refusal) from None
 
 
 def _check_rating_range(match: Match, user) -> None:
@@ -237,7 +241,7 @@ def table_play_now(
             time_control=PLAY_NOW_TIME_CONTROL,
             ip_address=ip_address,
         )
-        for _seat in range(1, match.num_players):
+        for _index in range(1, match.num_players):
             table_add_bot(user=user, match_id=match.pk, level=level)
         update = table_start(user=user, match_id=match.pk)
     return match, update

@@ -19,7 +19,8 @@ from accounts.guests import login_or_guest
 from lobby import option_text, rematch, selectors, services
 from lobby.errors import LobbyError, TooManyTables
 from lobby.forms import TableForm
-from turnengine import bot_seats
+from ratings.fair_play import playban_durations, playban_notice
+from turnengine import bot_seats, clocks
 from turnengine.models import Match
 from turnengine.views import MAX_SEATS, board_templates
 from web.params import BadParameter, int_param
@@ -191,6 +192,9 @@ def table(request, match_id: int):
         "invite_url": request.build_absolute_uri(reverse("lobby:invite", args=[match.invite_token])),
         "bot_levels": bot_seats.level_choices(match.game),
         "bot_level": bot_seats.middle_level(match.game),
+        "grace_seconds": clocks.of_match(match).grace_ms // clocks.SECOND if match.time_control else 0,
+        "playban_durations": playban_durations() if match.ranked else "",
+        "playban_message": playban_notice(user=request.user) if match.ranked and my_seat is None else None,
         **board_templates(match.game),
     }
     template = "lobby/waiting.html" if match.status == Match.Status.OPEN else "turnengine/table.html"

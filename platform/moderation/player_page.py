@@ -20,7 +20,8 @@ from moderation.admin_actions import action_url
 from moderation.fair_play import NEW_ACCOUNT_AGE, farming_signals
 from moderation.models import AuditEntry, Report
 from moderation.sanctions import player_restrictions
-from ratings.models import Rating
+from ratings.fair_play import abandonment_record
+from ratings.models import Playban, Rating
 from turnengine.models import Match, Seat
 
 
@@ -60,6 +61,8 @@ def player_page(request, user_id: int, *, admin_site):
         "restrictions": player_restrictions(user=player),
         "games_finished": seats.filter(match__status=Match.Status.FINISHED).count(),
         "games_abandoned": seats.filter(abandoned=True).count(),
+        "abandonments": abandonment_record(user=player),
+        "playbans": Playban.objects.filter(user=player)[:10],
         "ratings": Rating.objects.filter(user=player).order_by("game", "pool"),
         "farming": farming_signals(user=player),
         "new_account_days": NEW_ACCOUNT_AGE.days,

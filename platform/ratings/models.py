@@ -1,4 +1,4 @@
-"""Ratings per user, game and pool; one history row per rated player and match; audited reversals."""
+"""Ratings per user, game and pool; one history row per rated player and match; audited reversals; playbans."""
 
 from django.conf import settings
 from django.db import models
@@ -86,3 +86,32 @@ class RatingReversal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} reversed by {self.by}"
+
+
+class Playban(models.Model):
+    """A bar from ranked tables for abandoning too many ranked games (``ratings.fair_play``): issued by the engine
+    when a ranked game ends, never by hand; in force from ``starts_at`` until ``ends_at``."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="playbans", verbose_name=_("player")
+    )
+    match = models.ForeignKey(
+        "turnengine.Match",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="playbans",
+        verbose_name=_("game that triggered it"),
+    )
+    starts_at = models.DateTimeField(_("from"))
+    ends_at = models.DateTimeField(_("until"), db_index=True)
+    abandoned = models.PositiveIntegerField(_("games abandoned"))
+    games = models.PositiveIntegerField(_("ranked games counted"))
+
+    class Meta:
+        verbose_name = _("playban")
+        verbose_name_plural = _("playbans")
+        ordering = ["-starts_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user} until {self.ends_at:%Y-%m-%d %H:%M}"

@@ -17,10 +17,17 @@ from ratings import elo
 from ratings.models import Rating, RatingChange, RatingReversal
 from ratings.selectors import match_pool
 
+ABANDONED_BY_ALL = "abandoned_by_all"  # the result's reason when nobody was there any more (turnengine.writer)
+
 
 def match_is_rated(match) -> bool:
-    """Only ranked matches between human accounts count (bots keep ratings of their own elsewhere)."""
-    return match.ranked
+    """Only ranked games between people count: a ranked table seats no computer player (the engine's writer refuses
+    them, ``turnengine.writer.seat_refusal``), and one that had some before that rule is not rated; bot accounts
+    sit only at tables that admit them, rated in the bot pool (``ratings.pools``). A ranked game that ended because
+    nobody was there any more moves no rating (its seats count as abandoned: ``ratings.fair_play``)."""
+    if not match.ranked or match.bot_seats:
+        return False
+    return match.result is None or match.result.get("reason") != ABANDONED_BY_ALL
 
 
 def rating_apply_outcome(*, match) -> list[RatingChange]:
@@ -41,16 +48,14 @@ def rating_apply_outcome(*, match) -> list[RatingChange]:
         .order_by("user_id")
     }
     by_seat = {index: ratings[seat.user_id] for index, seat in seats.items()}
-    absent = (match.clock or {}).get("absent") or [False] * match.num_players
     abandoned = {index for index, seat in seats.items() if seat.abandoned}
-    # Seats auto-played for absence, without abandoning, win nothing for anyone and are not rated.
-    unrated = {index for index in seats if absent[index] and index not in abandoned}
+    # The result already ranks every seat the computer played for last (``turnengine.writer.final_result``): each
+    # loses its duel with every player who stayed, so the computer's play helps none of them.
     changes = elo.rating_changes(
         match.result["ranking"],
         ratings={index: rating.rating for index, rating in by_seat.items()},
         games_played={index: rating.games for index, rating in by_seat.items()},
         abandoned=abandoned,
-        unrated_seats=unrated,
     )
     before_by_seat = {index: rating.rating for index, rating in by_seat.items()}
     rows = []
@@ -58,8 +63,7 @@ def rating_apply_outcome(*, match) -> list[RatingChange]:
         rating = by_seat[index]
         before = rating.rating
         rating.rating = before + delta
-        if index not in unrated:
-            rating.games += 1
+        rating.games += 1
         rating.save(update_fields=["rating", "games", "updated_at"])
         opponents = [
             {"user": seats[other].user.username, "rating": round(before_by_seat[other])}
@@ -77,7 +81,7 @@ def rating_apply_outcome(*, match) -> list[RatingChange]:
                 delta=delta,
                 opponents=opponents,
                 abandoned=index in abandoned,
-                counted_game=index not in unrated,
+                counted_game=True,  # every rated seat plays a counted game (a seat the computer played ranks last)
             )
         )
     return RatingChange.objects.bulk_create(rows)

@@ -36,7 +36,12 @@ from turnengine.models import Match, Seat
 # A move's transaction and the frames built from it run on Channels' database thread in one hop (run_writer):
 # measured under load, a second hop to another thread for the frames cost more than the frames themselves. (A pool
 # of database threads measured worse too: the threads fight the event loop for the GIL.)
-SEAT_INTENTS = {"back": timers.seat_reclaim, "leave": timers.seat_leave, "end": timers.match_end_by_vote}
+SEAT_INTENTS = {
+    "back": timers.seat_reclaim,
+    "leave": timers.seat_leave,
+    "end": timers.match_end_by_vote,
+    "claim": timers.match_claim_win,
+}
 
 
 class MatchConsumer(OrderedViews, FrameSocket):
@@ -142,7 +147,8 @@ class MatchConsumer(OrderedViews, FrameSocket):
 
     async def on_seat_intent(self, message: Intent) -> None:
         """``back`` (an absent player returns), ``leave`` (stand up from a running game), ``end`` (end a table where
-        everyone else is absent). Each changes nothing, and sends nothing, when repeated."""
+        everyone else is absent), ``claim`` (claim the win of a two-player ranked game the opponent left). Each
+        changes nothing, and sends nothing, when repeated."""
         if self.seat is None:
             raise engine_error("not_seated")
         service = SEAT_INTENTS[message.kind]

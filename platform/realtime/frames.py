@@ -48,13 +48,13 @@ class Mute:
 
 @dataclass(frozen=True)
 class Intent:
-    """A frame without data: ``sync`` (send me a snapshot), ``back``, ``leave``, ``end``."""
+    """A frame without data: ``sync`` (send me a snapshot), ``back``, ``leave``, ``end``, ``claim``."""
 
     kind: str
 
 
 ClientMessage = Act | Chat | Mute | Intent
-INTENTS = ("sync", "back", "leave", "end")
+INTENTS = ("sync", "back", "leave", "end", "claim")
 KINDS = frozenset({"act", "chat", "mute", "unmute", *INTENTS})
 
 

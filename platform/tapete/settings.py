@@ -308,6 +308,17 @@ TAPETE_WS_PING_INTERVAL = int(os.environ.get("TAPETE_WS_PING_INTERVAL", "20"))
 TAPETE_WS_PING_TIMEOUT = int(os.environ.get("TAPETE_WS_PING_TIMEOUT", "20"))
 TAPETE_SEAT_INTENTS = int(os.environ.get("TAPETE_SEAT_INTENTS", "5"))
 TAPETE_SEAT_INTENT_WINDOW_SECONDS = int(os.environ.get("TAPETE_SEAT_INTENT_WINDOW_SECONDS", "600"))
+# Fair ranked play (docs/fair-play.md): a player's abandonment record counts their last ABANDON_WINDOW finished
+# ranked games; one who abandoned at least PLAYBAN_MIN_ABANDONMENTS of them, at a rate of at least PLAYBAN_RATE, is
+# barred from ranked tables after the game, for the next of PLAYBAN_MINUTES (escalating with each playban of the
+# last PLAYBAN_MEMORY_DAYS days; the last one repeats).
+TAPETE_ABANDON_WINDOW = int(os.environ.get("TAPETE_ABANDON_WINDOW", "20"))
+TAPETE_PLAYBAN_MIN_ABANDONMENTS = int(os.environ.get("TAPETE_PLAYBAN_MIN_ABANDONMENTS", "3"))
+TAPETE_PLAYBAN_RATE = float(os.environ.get("TAPETE_PLAYBAN_RATE", "0.2"))
+TAPETE_PLAYBAN_MINUTES = [
+    int(minutes) for minutes in os.environ.get("TAPETE_PLAYBAN_MINUTES", "15,60,1440").split(",")
+]
+TAPETE_PLAYBAN_MEMORY_DAYS = int(os.environ.get("TAPETE_PLAYBAN_MEMORY_DAYS", "7"))
 # A socket may ask for a snapshot (``sync``, a database read) SYNC_PER_SECOND times a second with bursts of
 # SYNC_BURST, and a user over all their sockets SYNC_PER_USER_PER_SECOND with bursts of SYNC_PER_USER_BURST.
 TAPETE_WS_SYNC_PER_SECOND = float(os.environ.get("TAPETE_WS_SYNC_PER_SECOND", "1"))

@@ -23,8 +23,9 @@ the table shows the reveal.
 The clock JSON: ``bank`` (ms left per seat), ``since`` (when each seat's clock started, or None; in the future
 during a reveal pause), ``window`` (the window of a seat awaited out of turn, or None), ``timeouts`` (consecutive
 timeouts), ``absent`` (flags), ``offline`` (when the seat's last socket closed, or None), ``left`` (the player left
-the game: only ``back`` brings them back). Clocks stored before ``offline`` and ``left`` existed read as all None /
-False.
+the game: only ``back`` brings them back), ``computer_played`` (the computer has played for the seat at least once:
+a ranked result ranks it last, ``turnengine.writer.final_result``). Clocks stored before ``offline``, ``left`` and
+``computer_played`` existed read as all None / False.
 """
 
 from __future__ import annotations
@@ -122,6 +123,15 @@ def set_left(clock: dict, seat: int, left: bool) -> None:
     clock.setdefault("left", [False] * len(clock["bank"]))[seat] = left
 
 
+def computer_played(clock: dict, seat: int) -> bool:
+    return bool((clock.get("computer_played") or [False] * len(clock["bank"]))[seat])
+
+
+def set_computer_played(clock: dict, seat: int) -> None:
+    """Record that the computer played for ``seat`` (only when it does: a player's own move costs nothing)."""
+    clock.setdefault("computer_played", [False] * len(clock["bank"]))[seat] = True
+
+
 def grace_end(clock: dict, control: TimeControl, seat: int) -> int | None:
     """When a disconnected real-time seat's grace ends (epoch ms), or None if no grace applies to it."""
     offline = offline_since(clock, seat)
@@ -137,6 +147,11 @@ def played_for(clock: dict, control: TimeControl, seat: int, now_ms: int) -> boo
         return True
     end = grace_end(clock, control, seat)
     return end is not None and end <= now_ms
+
+
+def all_away(clock: dict, control: TimeControl, now_ms: int) -> bool:
+    """Whether no seat's player is there any more: every seat absent, left, or disconnected past the grace."""
+    return all(played_for(clock, control, seat, now_ms) for seat in range(len(clock["bank"])))
 
 
 def transition(

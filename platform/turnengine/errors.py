@@ -39,9 +39,25 @@ MESSAGES = {
     "not_legal": _("That action is not one of your legal actions now."),
     "not_logged_in": _("Log in to play."),
     "too_many_sockets": _("Too many open connections: close another tab."),
+    "claim_not_allowed": _(
+        "You can claim the win only in a two-player ranked game whose opponent left or has been disconnected for "
+        "longer than the grace."
+    ),
     "sync_limited": _("Too many requests for the whole table: wait a moment."),
+}
+
+
+# Why a player may not take a seat (``turnengine.writer.seat_refusal``): the lobby and the Bot API answer these, not
+# the match socket. A playban's message is built with its end time (``ratings.fair_play.playban_message``).
+SEAT_MESSAGES = {
+    "computer_unranked": _("The computer players play friendly tables only: a ranked table seats people."),
+    "bots_not_admitted": _("This table does not admit bot accounts."),
 }
 
 
 def engine_error(code: str, *, version: int | None = None) -> EngineError:
     return EngineError(code, MESSAGES[code], version=version)
+
+
+def seat_error(code: str) -> EngineError:
+    return EngineError(code, SEAT_MESSAGES[code])

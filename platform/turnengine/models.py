@@ -126,7 +126,12 @@ class Seat(models.Model):
     # Derived: the count of the seat's ``Connection`` rows, rewritten under the match's lock (turnengine.presence).
     connections = models.PositiveIntegerField(_("open connections"), default=0)
     abandoned = models.BooleanField(
-        _("abandoned"), default=False, help_text=_("Left a ranked game before its end (ratings count it).")
+        _("abandoned"),
+        default=False,
+        help_text=_(
+            "Abandoned a ranked game: left it, or was absent or disconnected past the grace at its end (ratings and "
+            "the abandonment record count it)."
+        ),
     )
     ip_address = models.GenericIPAddressField(_("IP address"), null=True, blank=True)
 

@@ -111,6 +111,7 @@ def advance(match: Match, rules, seat: int | None, action: dict | None, now: dat
         )
         if not played_for:
             break
+        clocks.set_computer_played(match.clock, played_for[0])
         logged.append(_apply(match, rules, played_for[0], bot_seats.auto_play_action(match, played_for[0])))
     after = rules.awaited(match.state)
     window_ms = getattr(rules, "window_ms", None)

@@ -9,6 +9,9 @@
 * In real time, a disconnected seat the game awaits is played by the computer once the table's grace has passed
   (``turnengine.clocks``): its deadline is the end of the grace, and :func:`match_expire` then counts a timeout
   and lets the engine play for it, until the player reconnects.
+* Ranked games (docs/fair-play.md): once every seat is gone (absent, left, or disconnected past the grace), the game
+  ends at once as abandoned by all (:func:`abandon_by_all`); in a two-player game, the player who stayed may end it
+  as its winner as soon as the opponent is gone (:func:`match_claim_win`).
 * Each timeout, grace expiry and new absence adds a notice to the log (``seat_timeout``, ``seat_autoplayed``,
   ``seat_absent``: public events ahead of the game's own).
 * Delivery: a deadline never plays a timeout against a seat that could not see the position. While the current
@@ -61,6 +64,9 @@ def match_expire(*, match_id: int, version: int, now: datetime | None = None) ->
             if match.clock["timeouts"][seat] >= clocks.TIMEOUTS_BEFORE_ABSENT:
                 match.clock["absent"][seat] = True
                 notices.append({"type": "seat_absent", "seat": seat})
+        if match.ranked and clocks.all_away(match.clock, control, now_ms):
+            abandon_by_all(change, now)
+            return change.update
         # Disconnected beyond the grace: the engine plays for the seat (services.advance), like for an absent one.
         action = None if disconnected else rules.timeout_action(match.state, seat)
         logged = services.advance(match, rules, None if disconnected else seat, action, now)
@@ -136,16 +142,15 @@ def seat_leave(*, match_id: int, user, now: datetime | None = None) -> Update:
             spend_intent(match, seat, now)
             match.clock["absent"][seat] = True
             clocks.set_left(match.clock, seat, True)
+            notice = {"type": "left", "seat": seat}
+            frames = partial(presence_frames, notice=notice)
             if match.ranked:
                 Seat.objects.filter(match=match, index=seat).update(abandoned=True)
-            logged = services.advance(match, match.rules, None, None, now)
-            notice = {"type": "left", "seat": seat}
-            change.commit(
-                changed=services.PLAY_FIELDS,
-                logged=logged,
-                now=now,
-                frames=partial(presence_frames, notice=notice),
-            )
+            if match.ranked and clocks.all_away(match.clock, clocks.of_match(match), clocks.epoch_ms(now)):
+                abandon_by_all(change, now, frames=frames)
+            else:
+                logged = services.advance(match, match.rules, None, None, now)
+                change.commit(changed=services.PLAY_FIELDS, logged=logged, now=now, frames=frames)
             presence.record_notice(match, notice)  # at the new version, after the actions it caused
     return change.update
 
@@ -176,6 +181,35 @@ def match_end_by_vote(*, match_id: int, user, now: datetime | None = None) -> Up
         gone = [s for s in range(match.num_players) if absent[s]]
         change.commit(logged=[], now=now, outcome=Outcome(ranking=[present, gone], reason="ended_by_vote"))
     return change.update
+
+
+def abandon_by_all(change: writer.MatchChange, now: datetime, frames=presence_frames) -> None:
+    """End the locked ranked match of ``change`` because nobody is there any more: every seat shares the result and
+    counts as abandoned (``writer.final_result``), and nobody's rating moves (``ratings.services``)."""
+    seats = list(range(change.match.num_players))
+    change.commit(logged=[], now=now, outcome=Outcome(ranking=[seats], reason=writer.ABANDONED_BY_ALL), frames=frames)
+
+
+def match_claim_win(*, match_id: int, user, now: datetime | None = None) -> Update:
+    """In a two-player ranked game, the player who stayed ends it as its winner once the opponent is gone: left,
+    absent, or disconnected past the grace (as on Lichess, they may also keep waiting). Refused with
+    ``claim_not_allowed`` otherwise."""
+    now = now or timezone.now()
+    with writer.locked(match_id, user=user) as change:
+        match, seat = services.seated(change)
+        control, now_ms = clocks.of_match(match), clocks.epoch_ms(now)
+        if not claim_allowed(match, seat, control, now_ms):
+            raise engine_error("claim_not_allowed", version=match.version)
+        opponent = 1 - seat
+        change.commit(logged=[], now=now, outcome=Outcome(ranking=[[seat], [opponent]], reason="win_claimed"))
+    return change.update
+
+
+def claim_allowed(match: Match, seat: int, control: clocks.TimeControl, now_ms: int) -> bool:
+    """Whether ``seat`` may claim the win: a two-player ranked game, the seat there and its opponent gone."""
+    if not match.ranked or match.num_players != 2 or clocks.played_for(match.clock, control, seat, now_ms):
+        return False
+    return clocks.played_for(match.clock, control, 1 - seat, now_ms)
 
 
 def match_abort(change: writer.MatchChange, *, now: datetime | None = None) -> bool:

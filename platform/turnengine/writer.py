@@ -18,6 +18,11 @@ transaction commits: nothing is sent for a change that was rolled back or never 
 an outer transaction holds it (a moderator's, the lobby's "Play now"), the row lock is not held while views are
 built. No caller sends a match's frames itself.
 
+Who may sit at a table is decided here too, under the table's lock (:func:`seat_player`, the only way a seat is
+taken): a ranked table seats people only, never the site's computer players, and bot accounts only where the table
+admits them (rated in the bot pool); a player barred from ranked play (``ratings.fair_play``) sits at friendly
+tables only.
+
 The few writes that need no lock are here too: a table's creation (:func:`open_table`), the marker of a version
 whose frames could not be published (:func:`mark_undelivered`), the expiry of tables nobody started
 (:func:`expire_open_tables`) and the deletion of abandoned guests' tables (:func:`delete_tables_of`).
@@ -31,13 +36,17 @@ from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from tapete_sdk.plugin import Outcome
 
+from botapi.models import BotAccount
 from ratings.elo import final_ranking
-from ratings.services import rating_apply_outcome
+from ratings.fair_play import active_playban, playban_message, playbans_after_finish
+from ratings.services import ABANDONED_BY_ALL, rating_apply_outcome
 from turnengine import bot_seats, clocks, jobs, match_sql, outbox, timing
+from turnengine.errors import EngineError, seat_error
 from turnengine.models import Match, MatchAction, Seat
 from turnengine.seat_frames import build_update
 from turnengine.signals import announce_finish
@@ -108,7 +117,10 @@ class MatchChange:
             match_sql.write_move(match, tuple(fields), logged or [])
         timing.stamp("written")
         if finished:
+            if match.ranked and match.result["abandoned"]:
+                Seat.objects.filter(match=match, index__in=match.result["abandoned"]).update(abandoned=True)
             rating_apply_outcome(match=match)  # same transaction as the result: both stand or neither
+            playbans_after_finish(match=match, now=now)
             announce_finish(match)
         if "deadline_at" in fields and match.deadline_at is not None:
             schedule_deadline(match)
@@ -139,19 +151,34 @@ class MatchChange:
 
 def _finish(match: Match, outcome: Outcome, now: datetime) -> None:
     match.status = Match.Status.FINISHED
-    match.result = final_result(match, outcome)
+    match.result = final_result(match, outcome, now)
     match.finished_at = now
 
 
-def final_result(match: Match, outcome: Outcome) -> dict:
-    """The result a match records: the game's outcome, with the players who left the game (or abandoned a ranked
-    one) moved below everyone who stayed, whatever the computer playing their seat achieved, so a player who left
-    is never announced as the winner. ``left`` and ``absent`` list those seats for the result screen."""
+def final_result(match: Match, outcome: Outcome, now: datetime | None = None) -> dict:
+    """The result a match records: the game's outcome, with the players who left the game moved below everyone who
+    stayed, whatever the computer playing their seat achieved, so a player who left is never announced as the
+    winner. In a ranked game every seat the computer played for (``computer_played``: absent, or disconnected past
+    the grace, at any time) joins them, and they all share the last place, so nothing the computer did helps any
+    of them; the seats gone at the end (left, absent, or still disconnected past the grace) are ``abandoned``, as
+    is every seat of a game that ended because nobody was connected (``abandoned_by_all``). ``left`` and
+    ``absent`` list those seats for the result screen."""
     clock = match.clock or {}
-    left = {seat for seat in range(match.num_players) if clock and clocks.has_left(clock, seat)}
+    seats = range(match.num_players)
+    left = {seat for seat in seats if clock and clocks.has_left(clock, seat)}
     left |= set(Seat.objects.filter(match=match, abandoned=True).values_list("index", flat=True))
     result = outcome.to_json()
-    result["ranking"] = final_ranking(result["ranking"], left)
+    result["abandoned"] = []
+    if match.ranked and clock:
+        control, now_ms = clocks.of_match(match), clocks.epoch_ms(now or timezone.now())
+        gone = {seat for seat in seats if clocks.played_for(clock, control, seat, now_ms)} | left
+        result["abandoned"] = sorted(seats if outcome.reason == ABANDONED_BY_ALL else gone)
+        result["computer_played"] = sorted(seat for seat in seats if clocks.computer_played(clock, seat))
+        gone |= set(result["computer_played"])
+        stayed = [[seat for seat in group if seat not in gone] for group in result["ranking"]]
+        result["ranking"] = [group for group in stayed if group] + ([sorted(gone)] if gone else [])
+    else:
+        result["ranking"] = final_ranking(result["ranking"], left)
     result["left"] = sorted(left)
     result["absent"] = [seat for seat, absent in enumerate(clock.get("absent") or []) if absent]
     return result
@@ -182,6 +209,40 @@ def schedule_deadline(match: Match, eta: datetime | None = None) -> None:
     if not settings.TAPETE_SCHEDULE_DEADLINES or eta > timezone.now() + deadline_horizon():
         return
     jobs.deadline_on_commit(match.pk, match.version, eta)
+
+
+# --- who may sit ------------------------------------------------------------------------------------------------
+
+
+def seat_player(match: Match, *, user, index: int, ip_address: str | None = None) -> Seat:
+    """Seat ``user`` at ``index`` of ``match``, which the caller holds locked (or has just opened), unless
+    :func:`seat_refusal` refuses it (an :class:`EngineError`; nothing is written)."""
+    refusal = seat_refusal(match, user)
+    if refusal is not None:
+        raise refusal
+    return Seat.objects.create(match=match, index=index, user=user, ip_address=ip_address)
+
+
+def seat_refusal(match: Match, user) -> EngineError | None:
+    """Why ``user`` may not sit at ``match``, if they may not. The user's row is locked and read again first: a
+    conversion to a bot account (``botapi.accounts.bot_account_convert``) locks it too and checks the account's
+    seats, so a join racing a conversion either sits first (the conversion then finds the seat and is refused) or
+    reads the converted account (and is refused here). An account already a bot stays one, so a computer player's row
+    is not locked: "Play now" tables seating the same computer player do not wait for each other."""
+    is_bot = user.is_bot or (
+        get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("is_bot", flat=True)
+    ).first()
+    if is_bot:
+        bot_account = BotAccount.objects.filter(user_id=user.pk).exists()
+        if not bot_account and match.ranked:
+            return seat_error("computer_unranked")
+        if bot_account and not match.admits_bots:
+            return seat_error("bots_not_admitted")
+    if match.ranked:
+        playban = active_playban(user=user)
+        if playban is not None:
+            return EngineError("playban", playban_message(playban))
+    return None
 
 
 # --- the writes that take no lock -------------------------------------------------------------------------------

@@ -255,6 +255,7 @@
           this.announce(_("Hurry: your time is running out."));
         }
       });
+      if (this.live && this.data && this.canClaim() !== Boolean(this.claimable)) this.renderSeatControls();
       this.root.querySelectorAll("[data-conn-seat]").forEach((node) => {
         const player = this.players.find((p) => p.seat === Number(node.dataset.connSeat));
         if (player && this.live) node.textContent = this.connectionWords(player);
@@ -312,7 +313,29 @@
       if (others.length && others.every((p) => clock.absent[p.seat]) && !clock.absent[seat]) {
         buttons.push(el("button", { type: "button", text: _("End the table: everyone else has left"), onclick: () => this.send("end", {}) }));
       }
-      box.replaceChildren(...buttons);
+      this.claimable = this.canClaim();
+      const controls = [...buttons];
+      if (this.claimable) {
+        controls.unshift(el("p", { class: "claim-offer", "data-claim-offer": "", role: "status",
+          text: fmt(_("%s has been away longer than the grace. You may claim the win, or keep waiting for them."),
+            [this.name(others[0].seat)]) }),
+        el("button", { type: "button", "data-claim": "", text: _("Claim the win"), onclick: () => this.send("claim", {}) }));
+      }
+      box.replaceChildren(...controls);
+    }
+
+    // A two-player ranked game whose opponent left, is absent, or has been disconnected past the grace: the one who
+    // stayed may claim the win (the server decides: "claim_not_allowed" otherwise).
+    canClaim() {
+      const clock = this.data && this.data.clock;
+      const seat = this.ctx.seat;
+      if (!("ranked" in this.root.dataset) || !clock || seat === null || this.players.length !== 2) return false;
+      if (this.data.status !== "active" || clock.absent[seat]) return false;
+      const other = this.players.find((p) => p.seat !== seat);
+      if (!other) return false;
+      if (other.left || clock.absent[other.seat]) return true;
+      if (other.online || other.offline_since === null || other.offline_since === undefined) return false;
+      return clock.kind === "realtime" && clock.grace_ms > 0 && this.serverNow() - other.offline_since >= clock.grace_ms;
     }
 
     describeNotice(event) {
@@ -420,6 +443,8 @@
       }
       return {
         ended_by_vote: _("The table was ended: every other player had left."),
+        win_claimed: _("The win was claimed: the opponent stayed away longer than the grace."),
+        abandoned_by_all: _("Nobody was connected any more: the game was abandoned by all, and no rating changed."),
       }[result.reason] || "";
     }
 
@@ -429,6 +454,7 @@
       const notes = [];
       if ((result.left || []).includes(seat)) notes.push(_("left the game: ranked last"));
       else if ((result.absent || []).includes(seat)) notes.push(_("absent at the end: played by the computer"));
+      else if ((result.computer_played || []).includes(seat)) notes.push(_("the computer played for them: ranked last"));
       const score = this.renderer && this.renderer.score ? this.renderer.score(seat, data, this.ctx)
         : result.scores && result.scores[seat] !== undefined ? String(result.scores[seat]) : "";
       const delta = change ? change.delta : null;

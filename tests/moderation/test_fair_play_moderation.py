@@ -94,20 +94,33 @@ def test_a_refund_takes_back_the_cheaters_gains_and_gives_back_what_the_opponent
     assert AuditEntry.objects.filter(action="refund").count() == 1
 
 
-def test_reversing_a_match_with_an_absent_unrated_seat_leaves_that_players_game_count(moderator, make_user):
+def test_reversing_a_match_gives_every_seat_its_game_count_back_exactly(moderator, make_user):
     winner, loser, away = make_user(), make_user(), make_user()
     Rating.objects.create(user=away, game="perudo", pool="table", rating=1500, games=3)
-    match = rated_match([winner, loser, away], [[0], [2], [1]], absent={2})
+    match = rated_match([winner, loser, away], [[0], [1], [2]], absent={2})
     assert match_pool(match) == "table"
-    # The absent seat is unrated: the others play a duel (1500 v 1500, +20 / -20); its own count stays 3.
-    assert (_rating(winner, "table").rating, _rating(loser, "table").rating) == (1520.0, 1480.0)
-    assert (_rating(away, "table").rating, _rating(away, "table").games) == (1500.0, 3)
-    assert not RatingChange.objects.get(user=away).counted_game
+    # Every rated seat, the one the computer played for included, plays a counted game.
+    assert [_rating(user, "table").games for user in (winner, loser, away)] == [1, 1, 4]
+    assert all(change.counted_game for change in RatingChange.objects.filter(match=match))
 
     _confirm(moderator, "reverse", ids=[match.pk])
     assert (_rating(winner, "table").rating, _rating(winner, "table").games) == (1500.0, 0)
     assert (_rating(loser, "table").rating, _rating(loser, "table").games) == (1500.0, 0)
-    assert (_rating(away, "table").rating, _rating(away, "table").games) == (1500.0, 3)  # was 3 -> 2
+    assert (_rating(away, "table").rating, _rating(away, "table").games) == (1500.0, 3)
+
+
+def test_reversing_an_older_match_leaves_the_count_of_a_seat_it_did_not_count(moderator, make_user):
+    """Before every rated seat counted, an absent seat was rated without a game added (migration 0002 marks those
+    changes): their reversal must not take a game off (it took 3 to 2)."""
+    winner, loser = make_user(), make_user()
+    match = rated_match([winner, loser], [[0], [1]])
+    old = RatingChange.objects.get(match=match, user=loser)
+    RatingChange.objects.filter(pk=old.pk).update(counted_game=False)
+    Rating.objects.filter(user=loser, game="perudo", pool="duel").update(games=3)
+
+    _confirm(moderator, "reverse", ids=[match.pk])
+    assert (_rating(loser).rating, _rating(loser).games) == (1500.0, 3)
+    assert (_rating(winner).rating, _rating(winner).games) == (1500.0, 0)
 
 
 def test_the_player_page_shows_the_signs_of_farming(moderator, make_user):

@@ -1,37 +1,13 @@
 """Races are settled by the database: row lock + version check, never by luck."""
 
-import threading
-
 import pytest
-from django.db import connection
 
+from tests.conftest import race
 from turnengine import services, updates
 from turnengine.errors import EngineError
 from turnengine.models import Match, MatchAction
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _race(calls):
-    """Run the calls at the same moment in threads (each with its own connection); return results or errors."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except EngineError as error:
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return results
 
 
 def test_two_seats_racing_at_the_same_version_exactly_one_wins(start_table):
@@ -58,7 +34,7 @@ def test_two_seats_racing_at_the_same_version_exactly_one_wins(start_table):
         )
         for seat in racers[:2]
     ]
-    results = _race(calls)
+    results = race(calls)
     winners = [result for result in results if isinstance(result, updates.Update)]
     losers = [result for result in results if isinstance(result, EngineError)]
     assert len(winners) == 1 and len(losers) == 1
@@ -74,7 +50,7 @@ def test_many_racers_on_the_same_seat_apply_one_action(start_table):
     (seat,) = rules.to_act(match.state)
     moves = rules.legal_actions(match.state, seat)[:4]
     version = match.version
-    results = _race(
+    results = race(
         [
             (
                 lambda move=move: services.match_apply_action(

@@ -62,8 +62,8 @@ def test_every_write_of_a_match_row_over_a_tables_life_comes_from_the_writer(
     settings.TAPETE_SCHEDULE_BOTS = False  # the computer players' moves are played below, as the task would
     host, guest, moderator = make_user(), make_user(), make_user()
     with match_statements() as statements:
-        match = lobby.table_create(
-            user=host, game="perudo", num_players=3, options={}, ranked=True, time_control="blitz"
+        match = lobby.table_create(  # friendly: a ranked table seats no computer player
+            user=host, game="perudo", num_players=3, options={}, ranked=False, time_control="blitz"
         )
         lobby.table_add_bot(user=host, match_id=match.pk, level="easy")
         lobby.table_join(user=guest, match_id=match.pk)

@@ -82,8 +82,8 @@ def _open_rematch(old: Match, old_seats: list[Seat], user) -> Match:
         rematch_of=old,
         admits_bots=old.admits_bots,
         bot_seats=sorted(seat.index for seat in robots),
+        seats=[Seat(index=seat.index, user=seat.user) for seat in robots],
     )
-    Seat.objects.bulk_create(Seat(match=new, index=seat.index, user=seat.user) for seat in robots)
     return new
 
 

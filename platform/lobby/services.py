@@ -77,8 +77,8 @@ def table_create(
             min_rating=min_rating,
             max_rating=max_rating,
             admits_bots=allow_bots or is_bot_account(user),
+            seats=[Seat(index=0, user=user, ip_address=ip_address)],
         )
-        Seat.objects.create(match=match, index=0, user=user, ip_address=ip_address)
     return match
 
 

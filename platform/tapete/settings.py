@@ -183,7 +183,8 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # The pub/sub layer carried about twice the moves/s of the core layer on this stack (ws_load).
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # channels_redis' pub/sub layer, which lets a consumer give up its channel (realtime.channel_layer).
+            "BACKEND": "realtime.channel_layer.RedisPubSubLayer",
             "CONFIG": {
                 # redis-py caps an asyncio pool at 100 connections and raises beyond: size it for the sockets.
                 "hosts": [{"address": REDIS_URL, "max_connections": 2000}],
@@ -284,6 +285,11 @@ TAPETE_WS_SOCKETS_PER_IP = int(os.environ.get("TAPETE_WS_SOCKETS_PER_IP", "64"))
 TAPETE_WS_SEND_BUFFER_BYTES = int(os.environ.get("TAPETE_WS_SEND_BUFFER_BYTES", str(256 * 1024)))
 TAPETE_WS_PING_INTERVAL = int(os.environ.get("TAPETE_WS_PING_INTERVAL", "20"))
 TAPETE_WS_PING_TIMEOUT = int(os.environ.get("TAPETE_WS_PING_TIMEOUT", "20"))
+# The server (tapete/serve.py): a connection that sends nothing for this long while its request (a websocket
+# handshake included) is incomplete, or between two requests, is closed; and on SIGTERM, how long open sockets and
+# the applications get to close before the process exits anyway.
+TAPETE_HTTP_IDLE_TIMEOUT = int(os.environ.get("TAPETE_HTTP_IDLE_TIMEOUT", "10"))
+TAPETE_SHUTDOWN_GRACE = float(os.environ.get("TAPETE_SHUTDOWN_GRACE", "1.5"))
 TAPETE_SEAT_INTENTS = int(os.environ.get("TAPETE_SEAT_INTENTS", "5"))
 TAPETE_SEAT_INTENT_WINDOW_SECONDS = int(os.environ.get("TAPETE_SEAT_INTENT_WINDOW_SECONDS", "600"))
 # A socket may ask for a snapshot (``sync``, a database read) SYNC_PER_SECOND times a second with bursts of

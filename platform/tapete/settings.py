@@ -317,6 +317,8 @@ DEMO_ADMIN_PASSWORD = os.environ.get("TAPETE_DEMO_ADMIN_PASSWORD", "tapete-admin
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A Redis outage's third-party tracebacks become one line each (tapete/logs.py).
+    "filters": {"redis_outages": {"()": "tapete.logs.OneLineRedisOutages"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redis_outages"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
 }

@@ -19,6 +19,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 # The embedded default's files (SQLite databases, Celery beat's schedule); ``./dev`` creates the folder.
@@ -218,7 +219,21 @@ else:
 # how often the worker looks for new messages. A computer player's move or a deadline may wait up to this long.
 TAPETE_WORKER_TICK_SECONDS = float(os.environ.get("TAPETE_WORKER_TICK_SECONDS", "1"))
 CELERY_WORKER_TIMER_PRECISION = TAPETE_WORKER_TICK_SECONDS
-CELERY_TASK_DEFAULT_QUEUE = f"{TAPETE_REDIS_PREFIX}tasks"
+# Two queues (docs/deploy-queues.md): "play", latency-critical (deadlines, the sweeper, computer players' moves),
+# and "bulk" (post-game analyses, the guest clean-up), each served by workers of its own in the deployment recipe,
+# so that a deadline never waits behind an analysis. A worker consumes the queues TAPETE_WORKER_QUEUES names
+# ("play", "bulk", or both, the default: ./dev serve runs one worker for both).
+TAPETE_QUEUES = {"play": f"{TAPETE_REDIS_PREFIX}play", "bulk": f"{TAPETE_REDIS_PREFIX}bulk"}
+CELERY_TASK_DEFAULT_QUEUE = TAPETE_QUEUES["play"]
+CELERY_TASK_ROUTES = {
+    "turnengine.tasks.*": {"queue": TAPETE_QUEUES["play"]},
+    "botapi.tasks.*": {"queue": TAPETE_QUEUES["bulk"]},
+    "accounts.tasks.*": {"queue": TAPETE_QUEUES["bulk"]},
+}
+TAPETE_WORKER_QUEUES = [
+    name.strip() for name in os.environ.get("TAPETE_WORKER_QUEUES", "play,bulk").split(",") if name.strip()
+]
+CELERY_TASK_QUEUES = [Queue(TAPETE_QUEUES[name]) for name in TAPETE_WORKER_QUEUES]
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict = {
@@ -249,6 +264,12 @@ TAPETE_GUEST_CLEANUP_SECONDS = float(os.environ.get("TAPETE_GUEST_CLEANUP_SECOND
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "turnengine.tasks.sweep_deadlines", "schedule": TAPETE_SWEEP_SECONDS},
     "cleanup-guests": {"task": "accounts.tasks.cleanup_guests", "schedule": TAPETE_GUEST_CLEANUP_SECONDS},
+    "probe-bulk": {
+        "task": "turnengine.tasks.queue_probe",
+        "schedule": TAPETE_SWEEP_SECONDS,
+        "args": ("bulk",),
+        "options": {"queue": TAPETE_QUEUES["bulk"]},
+    },
 }
 
 # Clocks: schedule a Celery task at each deadline (tests switch it off and drive time themselves); open tables

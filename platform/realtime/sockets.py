@@ -31,11 +31,13 @@ from __future__ import annotations
 import logging
 import traceback
 
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
+from botapi.models import ApiToken
 from realtime.dispatch import DispatchWithoutDatabaseHop
 from realtime.frames import KINDS, ClientMessage, parse_client_frame
 from realtime.ratelimit import SocketRegister, TokenBucket
@@ -65,6 +67,10 @@ CLOSE_ERRORS = {
 
 # This process's open sockets and frame buckets (see realtime.ratelimit).
 REGISTER = SocketRegister()
+
+
+def token_is_live(token_id: int) -> bool:
+    return ApiToken.objects.filter(pk=token_id, revoked_at__isnull=True).exists()
 
 
 def scope_language(scope: dict) -> str:
@@ -154,6 +160,11 @@ class FrameSocket(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
             self.token_group = token.socket_group if token is not None else None
             if self.token_group is not None:
                 await self.channel_layer.group_add(self.token_group, self.channel_name)
+                # Revoked between the handshake's check and joining the group: its close message went to nobody.
+                if not await database_sync_to_async(token_is_live)(token.pk):
+                    await self.accept()
+                    await self.close_with(CLOSE_UNAUTHENTICATED, "token_revoked")
+                    return
             rate, burst = settings.TAPETE_WS_RATE_PER_SECOND, settings.TAPETE_WS_RATE_BURST
             key = self.user_key or self.ip_key
             # Without a user or an address (a test's scope) the socket gets a bucket of its own.

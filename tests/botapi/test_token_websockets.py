@@ -291,3 +291,20 @@ async def test_a_table_change_reads_the_tables_only_of_the_accounts_seated_there
     assert reads == [creator.pk]
     for socket in streams.values():
         await socket.disconnect()
+
+
+async def test_a_token_revoked_while_its_handshake_was_checked_is_closed_once_its_socket_joins(make_user):
+    """The token router authenticated the token, then it was revoked before the socket joined the token's group
+    (the revocation's close went to nobody): the socket looks again once it has joined."""
+    from botapi.events import EventStreamConsumer
+
+    user = await database_sync_to_async(make_user)()
+    raw = await _token(user, ("read",))
+    token = await database_sync_to_async(lambda: user.api_tokens.get(hint=raw[:8]))()
+    await database_sync_to_async(user.api_tokens.update)(revoked_at=token.created_at)
+    socket = WebsocketCommunicator(EventStreamConsumer.as_asgi(), "/ws/events/")
+    socket.scope.update({"user": user, "api_token": token})
+    connected, _ = await socket.connect(timeout=5)
+    assert connected
+    code, error = await _closed_with(socket)
+    assert code == 4401 and error["code"] == "token_revoked"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from celery import current_app
 from django.conf import settings
 from django.utils import timezone
 
@@ -34,8 +35,6 @@ class QueueState:
 
 def waiting_messages(name: str) -> int | None:
     """How many messages wait in the broker queue ``name`` (kombu's passive declare, on Redis and SQLite alike)."""
-    from celery import current_app
-
     try:
         with current_app.connection_for_read() as connection:
             return connection.default_channel.queue_declare(queue=name, passive=True).message_count

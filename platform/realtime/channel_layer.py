@@ -16,7 +16,11 @@ when its consumer ends, whatever ended it.
 
 from __future__ import annotations
 
+import logging
+
 from channels_redis.pubsub import RedisPubSubChannelLayer
+
+logger = logging.getLogger("tapete.websocket")
 
 
 class RedisPubSubLayer(RedisPubSubChannelLayer):
@@ -25,4 +29,7 @@ class RedisPubSubLayer(RedisPubSubChannelLayer):
         that clean-up already ran."""
         layer = self._get_layer()
         if layer.channels.pop(channel, None) is not None:
-            await layer._get_shard(channel).unsubscribe(channel)
+            try:
+                await layer._get_shard(channel).unsubscribe(channel)
+            except Exception as error:  # noqa: BLE001  (Redis unreachable: the socket is closing all the same)
+                logger.warning("channel %s not unsubscribed: %s", channel, type(error).__name__)

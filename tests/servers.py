@@ -117,7 +117,7 @@ def daphne_servers(
     ]
     try:
         for port, process, log in zip(ports, processes, logs, strict=True):
-            _wait_for_port(port, process, log)
+            wait_for_port(port, process, log)
         yield ports
     finally:
         for process in processes:
@@ -145,7 +145,7 @@ def processes(commands: dict[str, tuple[list[str], dict[str, str]]], ports: dict
     }
     try:
         for name, port in ports.items():
-            _wait_for_port(port, started[name], logs[name])
+            wait_for_port(port, started[name], logs[name])
         yield started
     finally:
         for name, process in started.items():
@@ -167,7 +167,7 @@ def daphne_command(
     return [sys.executable, "-m", server, "-b", "127.0.0.1", "-p", str(port), application]
 
 
-def _wait_for_port(port: int, process: subprocess.Popen, log, timeout: float = 30) -> None:
+def wait_for_port(port: int, process: subprocess.Popen, log, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:

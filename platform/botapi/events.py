@@ -8,11 +8,13 @@ Frames are ``{"t": "event", "v": null, "d": {"type": ..., "match_id": ..., ...}}
 * ``your_turn``: the game awaits your seat at ``version``;
 * ``game_end``: a table you sat at is over (``result`` has the ranking) or was cancelled.
 
-The stream does not push state: it recomputes the account's tables whenever something may have changed (any
-table opening, filling, starting or closing, and any move at the account's own tables, whose seat groups it
-joins) and sends what it has not sent yet. So a program that reconnects gets every pending ``game_start`` and
-``your_turn`` again at once, which is its resync. What it reveals of a running match is public (who sits where,
-whose turn), never a view.
+The stream does not push state: it recomputes the account's tables whenever something may have changed for them
+(a table the account sits or sat at opening, filling, starting or closing, and any move at the account's own
+tables, whose seat groups it joins) and sends what it has not sent yet. So a program that reconnects gets every
+pending ``game_start`` and ``your_turn`` again at once, which is its resync. What it reveals of a running match is
+public (who sits where, whose turn), never a view. The writer's notice of a table change names who sits there and
+carries the challenge itself (``turnengine.table_notices``), so a change costs a stream whose account it does not
+concern no database read.
 """
 
 from __future__ import annotations
@@ -20,17 +22,14 @@ from __future__ import annotations
 import asyncio
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
-from realtime.dispatch import DispatchWithoutDatabaseHop
+from realtime.sockets import CLOSE_SUSPENDED, CLOSE_UNAUTHENTICATED, FrameSocket
 
 from lobby.services import is_bot_account
 from moderation.sanctions import is_locked_out, user_group
 from turnengine.models import Match, Seat
-from turnengine.table_notices import LOBBY_GROUP
+from turnengine.table_notices import EVENTS_GROUP, challenge_event
 from turnengine.updates import encode_frame
 
-CLOSE_UNAUTHENTICATED = 4401
-CLOSE_SUSPENDED = 4403
 CHALLENGES_LISTED = 50
 
 
@@ -87,38 +86,31 @@ def account_events(*, user, tracked: set[int]) -> tuple[list[tuple[tuple, dict]]
             .order_by("-pk")[:CHALLENGES_LISTED]
         )
         for match in open_tables:
-            events.append(
-                (
-                    ("challenge", match.pk),
-                    {
-                        "type": "challenge",
-                        "match_id": match.pk,
-                        "game": match.game,
-                        "num_players": match.num_players,
-                        "ranked": match.ranked,
-                        "options": match.options,
-                        "created_by": match.created_by.username,
-                    },
-                )
-            )
+            events.append((("challenge", match.pk), challenge_event(match)))
     return events, following
 
 
-class EventStreamConsumer(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
-    async def connect(self) -> None:
+class EventStreamConsumer(FrameSocket):
+    """Counted against the same limits per user and per address as every socket (``realtime.sockets``). It only
+    speaks: a client frame gets an ``error`` (``unknown_frame``) and the socket stays open."""
+
+    kinds = frozenset()
+
+    async def open(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.refuse(CLOSE_UNAUTHENTICATED)
             return
         if await database_sync_to_async(is_locked_out)(user):
-            await self.close(code=CLOSE_SUSPENDED)
+            await self.refuse(CLOSE_SUSPENDED)
             return
         self.user = user
+        self.bot_account = await database_sync_to_async(is_bot_account)(user)
         self.sent: set[tuple] = set()
         self.following: dict[int, str] = {}
         self.refreshing = asyncio.Lock()
         self.dirty = False
-        self.groups_joined = [user_group(user.pk), LOBBY_GROUP]  # a suspension closes this socket at once
+        self.groups_joined = [user_group(user.pk), EVENTS_GROUP]  # a suspension closes this socket at once
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
@@ -127,12 +119,9 @@ class EventStreamConsumer(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
         )
         await self.refresh()
 
-    async def disconnect(self, code: int) -> None:
+    async def closed(self) -> None:
         for group in [*getattr(self, "groups_joined", []), *getattr(self, "following", {}).values()]:
             await self.channel_layer.group_discard(group, self.channel_name)
-
-    async def receive(self, text_data=None, bytes_data=None) -> None:
-        """The stream only speaks; anything a client sends is ignored."""
 
     async def refresh(self) -> None:
         """Recompute and send what is new; pokes arriving meanwhile make one more round, not one each."""
@@ -153,13 +142,24 @@ class EventStreamConsumer(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
                         await self.channel_layer.group_discard(group, self.channel_name)
                 self.following = following
                 for key, event in events:
-                    if key not in self.sent:
-                        self.sent.add(key)
-                        await self.send(text_data=encode_frame("event", None, event))
+                    await self.send_event(key, event)
+
+    async def send_event(self, key: tuple, event: dict) -> None:
+        if key not in self.sent:
+            self.sent.add(key)
+            await self.send(text_data=encode_frame("event", None, event))
+
+    async def table_changed(self, message: dict) -> None:
+        """A table opened, filled, started or closed (``turnengine.table_notices``): read the account's tables again
+        only if the account sits (or sat) there; a challenge for a bot account comes whole with the message."""
+        if self.user.pk in message["seated"] or message["match_id"] in self.following:
+            await self.refresh()
+        elif self.bot_account and message["challenge"] is not None:
+            await self.send_event(("challenge", message["match_id"]), message["challenge"])
 
     async def frame_relay(self, message: dict) -> None:
-        """A table changed somewhere, or a move was made at one of ours."""
+        """A move was made at one of the account's tables (its seat group's frames)."""
         await self.refresh()
 
     async def session_revoke(self, message: dict) -> None:
-        await self.close(code=CLOSE_SUSPENDED)
+        await self.close_with(CLOSE_SUSPENDED)

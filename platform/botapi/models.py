@@ -52,6 +52,12 @@ class ApiToken(models.Model):
     def has_scope(self, scope: str) -> bool:
         return scope in self.scopes
 
+    @property
+    def socket_group(self) -> str:
+        """The channel-layer group of every websocket opened with this token (``realtime.sockets`` joins it): a
+        revocation closes them all, in every process."""
+        return f"api-token.{self.pk}"
+
 
 class BotAccount(models.Model):
     """An account its owner turned into a bot account (for ever). The site's own computer players are bots too

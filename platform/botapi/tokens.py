@@ -2,7 +2,9 @@
 
 A token authenticates only while it is not revoked and its owner is neither suspended nor banned: the sanction is
 checked on every request, so a moderator's suspension stops the owner's programs at once (their open websockets are
-closed by the moderation service through the ``user.<id>`` group).
+closed by the moderation service through the ``user.<id>`` group). Revoking a token closes the websockets opened
+with it the same way, through the token's own group. Tokens do not expire and their scopes never change after
+creation, so revocation is the one way a live token stops.
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ from django.utils import timezone
 from botapi.errors import BotApiRefusal
 from botapi.models import SCOPES, TOKEN_PREFIX, ApiToken, token_digest
 from moderation.sanctions import is_locked_out
+from turnengine import outbox
+from turnengine.updates import Update
 from web.text import has_control_character
 
 MAX_TOKENS_PER_USER = 20
 LAST_USED_PRECISION_SECONDS = 60  # last_used_at is written at most once a minute per token
+REVOKE_MESSAGE = "token.revoke"  # to a token's sockets (realtime.sockets.FrameSocket.token_revoke): close now
 
 
 class TokenError(BotApiRefusal):
@@ -47,12 +52,17 @@ def token_list(*, user):
 
 
 def token_revoke(*, user, token_id: int) -> bool:
-    """Revoke one of ``user``'s tokens; False if there is no such live token."""
-    return bool(
+    """Revoke one of ``user``'s tokens; False if there is no such live token. Once the revocation commits, every
+    websocket opened with the token, in every process, closes (4401, ``token_revoked``)."""
+    revoked = bool(
         ApiToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True).update(
             revoked_at=timezone.now()
         )
     )
+    if revoked:
+        group = ApiToken(pk=token_id).socket_group
+        outbox.send_on_commit(Update(messages={group: {"type": REVOKE_MESSAGE}}))
+    return revoked
 
 
 def bearer_token(header: str | None) -> str | None:

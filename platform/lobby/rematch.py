@@ -88,9 +88,8 @@ def _open_rematch(old: Match, old_seats: list[Seat], user) -> Match:
         rematch_of=old,
         admits_bots=old.admits_bots,
         bot_seats=sorted(seat.index for seat in robots if seat.index in old.bot_seats),
+        seats=[Seat(index=seat.index, user=seat.user) for seat in robots],
     )
-    for seat in robots:
-        seat_player(new, user=seat.user, index=seat.index)
     return new
 
 

@@ -70,18 +70,21 @@ def table_create(
         raise LobbyError("invalid_options") from error
     count_new_table(user=user, ip_address=ip_address)
     with transaction.atomic():
-        match = writer.open_table(
-            game=game,
-            options=normalized,
-            num_players=num_players,
-            ranked=ranked,
-            created_by=user,
-            time_control=clocks.profile_json(time_control, grace_seconds * clocks.SECOND),
-            min_rating=min_rating,
-            max_rating=max_rating,
-            admits_bots=allow_bots or is_bot_account(user),
-        )
-        seat_player(match, user=user, index=0, ip_address=ip_address)
+        try:
+            match = writer.open_table(
+                game=game,
+                options=normalized,
+                num_players=num_players,
+                ranked=ranked,
+                created_by=user,
+                time_control=clocks.profile_json(time_control, grace_seconds * clocks.SECOND),
+                min_rating=min_rating,
+                max_rating=max_rating,
+                admits_bots=allow_bots or is_bot_account(user),
+                seats=[Seat(index=0, user=user, ip_address=ip_address)],
+            )
+        except EngineError as refusal:  # the creator may not sit there (a playban bars ranked tables)
+            raise LobbyError.from_seat_refusal(refusal) from None
     return match
 
 

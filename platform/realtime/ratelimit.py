@@ -7,7 +7,9 @@
 
 The register lives in the ASGI process (the event loop's thread; no lock needed). With N processes behind a load
 balancer a user can therefore hold at most N times these figures, which still bounds what one user costs; a
-shared count would add a Redis round trip to every frame and leak counts when a process dies.
+shared count would add a Redis round trip to every frame (measured about a hundred times the local check at the
+median, and milliseconds at the tail: ``bench/RESULTS.md``, 2026-12-04) and leak counts when a process dies.
+docs/protocol.md says so.
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@
   shapes), after the user's frame bucket allowed it, and hands it to :meth:`FrameSocket.handle`;
 * answers every refusal with an ``error`` frame and keeps the socket open: an :class:`EngineError` with its code,
   and any other exception as ``server_error``, logged in one line without the client's payload or a traceback;
+* joins, for a socket opened with a Bot API token, the token's group (``ApiToken.socket_group``), so that
+  revoking the token closes it at once in every process, with 4401 and the reason ``token_revoked``;
+* gives up its channel-layer channel when it ends (``realtime.channel_layer``), so that no Redis subscription
+  outlives it;
 * speaks the user's language (the language cookie, else ``Accept-Language``) in error messages and close reasons;
 * never fails a handshake with HTTP 500 (:class:`HandshakeGuard`, around every websocket): when the socket cannot
   be opened (PostgreSQL unreachable while the session is read, the channel layer's Redis while Channels opens the
@@ -27,11 +31,13 @@ from __future__ import annotations
 import logging
 import traceback
 
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
+from botapi.models import ApiToken
 from realtime.dispatch import DispatchWithoutDatabaseHop
 from realtime.frames import KINDS, ClientMessage, parse_client_frame
 from realtime.ratelimit import SocketRegister, TokenBucket
@@ -48,6 +54,7 @@ CLOSE_TOO_MANY_SOCKETS = 4429
 # 3000-4999 (RFC 6455 leaves the rest to the protocol itself), and autobahn, under daphne, raises on any other.
 CLOSE_SERVER_ERROR = 4500
 CLOSE_SLOW_READER = 4008  # by the server itself (tapete/serve.py): too much waited unread for the client
+CLOSE_RESTARTING = 4012  # by the server itself (tapete/serve.py) on shutdown: reconnect at once (1012's meaning)
 
 # Each close code's error code: its message is the close reason, and an ``error`` frame with it goes first, because
 # daphne drops the reason of a close frame (its ``serverClose`` sends the code alone).
@@ -60,6 +67,10 @@ CLOSE_ERRORS = {
 
 # This process's open sockets and frame buckets (see realtime.ratelimit).
 REGISTER = SocketRegister()
+
+
+def token_is_live(token_id: int) -> bool:
+    return ApiToken.objects.filter(pk=token_id, revoked_at__isnull=True).exists()
 
 
 def scope_language(scope: dict) -> str:
@@ -114,6 +125,16 @@ class FrameSocket(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
     admitted = False
     accepted = False
 
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # The socket's channel is unsubscribed from Redis even when a frame was in flight as it closed
+            # (realtime.channel_layer says why Channels' own end of the consumer does not always do it).
+            delete_channel = getattr(self.channel_layer, "delete_channel", None)
+            if delete_channel is not None and getattr(self, "channel_name", None):
+                await delete_channel(self.channel_name)
+
     async def accept(self, subprotocol=None, headers=None) -> None:
         self.accepted = True
         await super().accept(subprotocol, headers)
@@ -135,6 +156,15 @@ class FrameSocket(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
                 await self.refuse(CLOSE_TOO_MANY_SOCKETS)
                 return
             self.admitted = True
+            token = self.scope.get("api_token")
+            self.token_group = token.socket_group if token is not None else None
+            if self.token_group is not None:
+                await self.channel_layer.group_add(self.token_group, self.channel_name)
+                # Revoked between the handshake's check and joining the group: its close message went to nobody.
+                if not await database_sync_to_async(token_is_live)(token.pk):
+                    await self.accept()
+                    await self.close_with(CLOSE_UNAUTHENTICATED, "token_revoked")
+                    return
             rate, burst = settings.TAPETE_WS_RATE_PER_SECOND, settings.TAPETE_WS_RATE_BURST
             key = self.user_key or self.ip_key
             # Without a user or an address (a test's scope) the socket gets a bucket of its own.
@@ -155,9 +185,10 @@ class FrameSocket(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
         await self.accept()
         await self.close_with(code)
 
-    async def close_with(self, code: int) -> None:
-        """Close with ``code`` and its reason, sent first as an ``error`` frame (see ``CLOSE_ERRORS``)."""
-        error = engine_error(CLOSE_ERRORS[code])
+    async def close_with(self, code: int, reason: str | None = None) -> None:
+        """Close with ``code`` and its reason (an error code; by default the code's own, ``CLOSE_ERRORS``), sent
+        first as an ``error`` frame."""
+        error = engine_error(reason or CLOSE_ERRORS[code])
         await self.send_error(error)
         await self.close(code=code, reason=error.message)
 
@@ -165,6 +196,8 @@ class FrameSocket(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
         if self.admitted:
             self.admitted = False
             REGISTER.release(self, user_key=self.user_key, ip=self.ip_key)
+            if self.token_group is not None:
+                await self.channel_layer.group_discard(self.token_group, self.channel_name)
         await self.closed()
 
     async def closed(self) -> None:
@@ -206,6 +239,11 @@ class FrameSocket(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
 
     async def send_error(self, error: EngineError) -> None:
         await self.send(text_data=updates.encode_frame("error", error.version, error.as_frame_data()))
+
+    async def token_revoke(self, message: dict) -> None:
+        """The Bot API token this socket was opened with was revoked (``botapi.tokens.token_revoke``)."""
+        with translation.override(self.language):
+            await self.close_with(CLOSE_UNAUTHENTICATED, "token_revoked")
 
     async def frame_relay(self, message: dict) -> None:
         """A frame committed elsewhere (``realtime.broadcast``), for this socket's groups."""

@@ -18,14 +18,31 @@ Daphne alone bounds neither of two things a client controls:
   ping is switched off so that the two do not overlap. The intervals default to ``TAPETE_WS_PING_INTERVAL`` and
   ``TAPETE_WS_PING_TIMEOUT``; daphne's options, given, win.
 
+And two things daphne does not do at all:
+
+* **Time out a request that never completes.** Twisted's HTTP channel drops a connection that sends nothing for
+  its factory's ``timeOut``, which daphne leaves at Twisted's default of 12 hours, so a client that sends half a
+  handshake and stops holds its connection (and a file descriptor) all that time. Here it is
+  ``TAPETE_HTTP_IDLE_TIMEOUT`` (10 s): it applies while a request, a websocket handshake included, is being
+  received, and between two requests of a kept-alive connection, never while a request is handled nor to an open
+  websocket. (A client that sends a byte every few seconds is not stopped by it: behind the deployment recipe,
+  nginx's ``client_header_timeout`` bounds the whole header.)
+* **Close sockets on shutdown.** On SIGTERM daphne cancels the applications and drops the connections without a
+  close frame. Here every open websocket is first sent close code 4012 (``realtime.sockets.CLOSE_RESTARTING``,
+  "server restarting"), on which clients reconnect at once rather than after their back-off, and the shutdown
+  waits at most ``TAPETE_SHUTDOWN_GRACE`` seconds (1.5) for the applications to end: the process exits within
+  two seconds.
+
 Daphne builds its websocket factory inside ``Server.run`` and calls its ``ready_callable`` just before the reactor
 starts: that is where the factory gets this module's protocol class (Twisted's ``Factory.protocol``) and its ping
-options (autobahn's ``setProtocolOptions``). ``tests/tapete/test_serve.py`` pins the daphne and autobahn behaviour
+options (autobahn's ``setProtocolOptions``), and the HTTP factory its ``timeOut``. The close on shutdown runs in
+daphne's own "before shutdown" trigger (``Server.kill_all_applications``), overridden here. ``tests/tapete/test_serve.py`` pins the daphne and autobahn behaviour
 this relies on against real server processes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import socket
@@ -36,6 +53,7 @@ import time
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
 from daphne.ws_protocol import WebSocketProtocol
+from twisted.internet import defer
 from twisted.internet.interfaces import IPushProducer
 from zope.interface import implementer
 
@@ -127,10 +145,46 @@ class BoundedServer(Server):
         self._ready = self.ready_callable
         self.ready_callable = self._bound_websockets
 
+    def kill_all_applications(self):
+        """Daphne's "before shutdown" step: close every open websocket with "server restarting", cancel every
+        application, and wait until both are done or ``TAPETE_SHUTDOWN_GRACE`` seconds passed. (Daphne's own
+        version sends no close frame, and fails on a connection that has no application yet.)"""
+        from django.conf import settings
+        from realtime.sockets import CLOSE_RESTARTING
+
+        for protocol in list(self.connections):
+            if isinstance(protocol, WebSocketProtocol) and protocol.state == protocol.STATE_OPEN:
+                protocol.sendClose(code=CLOSE_RESTARTING)
+        for details in self.connections.values():
+            application = details.get("application_instance")
+            if application is not None:
+                application.cancel()
+        deadline = time.monotonic() + settings.TAPETE_SHUTDOWN_GRACE
+        return defer.Deferred.fromFuture(asyncio.ensure_future(self._wound_down(deadline)))
+
+    async def _wound_down(self, deadline: float) -> None:
+        """Until every application ended and every websocket's close handshake is over (its close frame written: the
+        reactor drops the connections without writing what waits), or until ``deadline``."""
+
+        def busy() -> bool:
+            return any(
+                not details["application_instance"].done()
+                for details in self.connections.values()
+                if "application_instance" in details
+            ) or any(
+                protocol.state != protocol.STATE_CLOSED
+                for protocol in self.connections
+                if isinstance(protocol, WebSocketProtocol)
+            )
+
+        while busy() and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+
     def _bound_websockets(self) -> None:
         """Runs once ``Server.run`` has built the websocket factory, before the first connection."""
         from django.conf import settings
 
+        self.http_factory.timeOut = settings.TAPETE_HTTP_IDLE_TIMEOUT
         factory = self.ws_factory
         factory.protocol = BoundedWebSocketProtocol
         factory.send_backlog_limit = settings.TAPETE_WS_SEND_BUFFER_BYTES

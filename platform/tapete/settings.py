@@ -20,6 +20,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 # The embedded default's files (SQLite databases, Celery beat's schedule); ``./dev`` creates the folder.
@@ -202,7 +203,8 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # The pub/sub layer carried about twice the moves/s of the core layer on this stack (ws_load).
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # channels_redis' pub/sub layer, which lets a consumer give up its channel (realtime.channel_layer).
+            "BACKEND": "realtime.channel_layer.RedisPubSubLayer",
             "CONFIG": {
                 # redis-py caps an asyncio pool at 100 connections and raises beyond: size it for the sockets.
                 "hosts": [{"address": REDIS_URL, "max_connections": 2000}],
@@ -236,7 +238,21 @@ else:
 # how often the worker looks for new messages. A computer player's move or a deadline may wait up to this long.
 TAPETE_WORKER_TICK_SECONDS = float(os.environ.get("TAPETE_WORKER_TICK_SECONDS", "1"))
 CELERY_WORKER_TIMER_PRECISION = TAPETE_WORKER_TICK_SECONDS
-CELERY_TASK_DEFAULT_QUEUE = f"{TAPETE_REDIS_PREFIX}tasks"
+# Two queues (docs/deploy-queues.md): "play", latency-critical (deadlines, the sweeper, computer players' moves),
+# and "bulk" (post-game analyses, the guest clean-up), each served by workers of its own in the deployment recipe,
+# so that a deadline never waits behind an analysis. A worker consumes the queues TAPETE_WORKER_QUEUES names
+# ("play", "bulk", or both, the default: ./dev serve runs one worker for both).
+TAPETE_QUEUES = {"play": f"{TAPETE_REDIS_PREFIX}play", "bulk": f"{TAPETE_REDIS_PREFIX}bulk"}
+CELERY_TASK_DEFAULT_QUEUE = TAPETE_QUEUES["play"]
+CELERY_TASK_ROUTES = {
+    "turnengine.tasks.*": {"queue": TAPETE_QUEUES["play"]},
+    "botapi.tasks.*": {"queue": TAPETE_QUEUES["bulk"]},
+    "accounts.tasks.*": {"queue": TAPETE_QUEUES["bulk"]},
+}
+TAPETE_WORKER_QUEUES = [
+    name.strip() for name in os.environ.get("TAPETE_WORKER_QUEUES", "play,bulk").split(",") if name.strip()
+]
+CELERY_TASK_QUEUES = [Queue(TAPETE_QUEUES[name]) for name in TAPETE_WORKER_QUEUES]
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict = {
@@ -267,6 +283,12 @@ TAPETE_GUEST_CLEANUP_SECONDS = float(os.environ.get("TAPETE_GUEST_CLEANUP_SECOND
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "turnengine.tasks.sweep_deadlines", "schedule": TAPETE_SWEEP_SECONDS},
     "cleanup-guests": {"task": "accounts.tasks.cleanup_guests", "schedule": TAPETE_GUEST_CLEANUP_SECONDS},
+    "probe-bulk": {
+        "task": "turnengine.tasks.queue_probe",
+        "schedule": TAPETE_SWEEP_SECONDS,
+        "args": ("bulk",),
+        "options": {"queue": TAPETE_QUEUES["bulk"]},
+    },
 }
 
 # Clocks: schedule a Celery task at each deadline (tests switch it off and drive time themselves); open tables
@@ -306,6 +328,11 @@ TAPETE_WS_SOCKETS_PER_IP = int(os.environ.get("TAPETE_WS_SOCKETS_PER_IP", "64"))
 TAPETE_WS_SEND_BUFFER_BYTES = int(os.environ.get("TAPETE_WS_SEND_BUFFER_BYTES", str(256 * 1024)))
 TAPETE_WS_PING_INTERVAL = int(os.environ.get("TAPETE_WS_PING_INTERVAL", "20"))
 TAPETE_WS_PING_TIMEOUT = int(os.environ.get("TAPETE_WS_PING_TIMEOUT", "20"))
+# The server (tapete/serve.py): a connection that sends nothing for this long while its request (a websocket
+# handshake included) is incomplete, or between two requests, is closed; and on SIGTERM, how long open sockets and
+# the applications get to close before the process exits anyway.
+TAPETE_HTTP_IDLE_TIMEOUT = int(os.environ.get("TAPETE_HTTP_IDLE_TIMEOUT", "10"))
+TAPETE_SHUTDOWN_GRACE = float(os.environ.get("TAPETE_SHUTDOWN_GRACE", "1.5"))
 TAPETE_SEAT_INTENTS = int(os.environ.get("TAPETE_SEAT_INTENTS", "5"))
 TAPETE_SEAT_INTENT_WINDOW_SECONDS = int(os.environ.get("TAPETE_SEAT_INTENT_WINDOW_SECONDS", "600"))
 # Fair ranked play (docs/fair-play.md): a player's abandonment record counts their last ABANDON_WINDOW finished
@@ -344,6 +371,8 @@ DEMO_ADMIN_PASSWORD = os.environ.get("TAPETE_DEMO_ADMIN_PASSWORD", "tapete-admin
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A Redis outage's third-party tracebacks become one line each (tapete/logs.py).
+    "filters": {"redis_outages": {"()": "tapete.logs.OneLineRedisOutages"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redis_outages"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
 }

@@ -1,4 +1,5 @@
-"""The turn engine's app: on start, its Celery tasks are registered in every process."""
+"""The turn engine's app: on start, its Celery tasks are registered in every process, and a Celery worker that
+serves the "play" queue starts its watch on beat (``turnengine.beat_watch``)."""
 
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
@@ -9,4 +10,10 @@ class TurnEngineConfig(AppConfig):
     verbose_name = _("Turn engine")
 
     def ready(self) -> None:
+        from celery.signals import worker_ready, worker_shutdown
+
         from turnengine import tasks  # noqa: F401  (registered with Celery in every process: turnengine.jobs)
+        from turnengine.beat_watch import start_watch, stop_watch
+
+        worker_ready.connect(start_watch, weak=False)
+        worker_shutdown.connect(stop_watch, weak=False)

@@ -38,6 +38,7 @@ MESSAGES = {
     "intent_budget": _("You have left this game too often: wait a few minutes."),
     "not_legal": _("That action is not one of your legal actions now."),
     "not_logged_in": _("Log in to play."),
+    "token_revoked": _("This API token was revoked: programs using it can no longer play."),
     "too_many_sockets": _("Too many open connections: close another tab."),
     "claim_not_allowed": _(
         "You can claim the win only in a two-player ranked game whose opponent left or has been disconnected for "

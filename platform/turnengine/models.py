@@ -167,6 +167,21 @@ class ServerProcess(models.Model):
         return f"{self.name} ({self.id})"
 
 
+class QueueProbe(models.Model):
+    """When a Celery queue last ran its probe task (``turnengine.queue_health``): the deadline sweeper on the "play"
+    queue, a probe beat sends every sweep on the "bulk" queue."""
+
+    queue = models.CharField(_("queue"), max_length=16, primary_key=True)
+    ran_at = models.DateTimeField(_("last run"))
+
+    class Meta:
+        verbose_name = _("queue probe")
+        verbose_name_plural = _("queue probes")
+
+    def __str__(self) -> str:
+        return self.queue
+
+
 class Connection(models.Model):
     """One open socket at a table: a seat's (``seat``) or a spectator's (``seat`` null), held by one server
     process. Presence is counted from these rows, never bumped up and down."""

@@ -3,7 +3,7 @@
 
 from celery import shared_task
 
-from turnengine import bot_moves, presence, timers
+from turnengine import bot_moves, presence, queue_health, timers
 
 
 @shared_task(ignore_result=True)
@@ -18,7 +18,14 @@ def sweep_deadlines() -> dict:
     of server processes that stopped ticking (their seats go offline as if each socket had closed)."""
     summary = timers.sweep()
     summary["presence_settled"] = len(presence.sweep_dead_processes())
+    queue_health.probe_ran("play")  # beat's last sweep, and the "play" queue's age
     return summary
+
+
+@shared_task(ignore_result=True)
+def queue_probe(queue: str) -> None:
+    """Celery beat, on ``queue``: record that a worker of that queue ran it (``turnengine.queue_health``)."""
+    queue_health.probe_ran(queue)
 
 
 @shared_task(ignore_result=True)

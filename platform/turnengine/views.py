@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from turnengine.models import Match
+from turnengine.queue_health import queue_report
 from turnengine.replays import replay_frame, replay_seats
 from turnengine.seat_frames import seats_public
 from web.params import BadParameter, int_param
@@ -105,3 +106,10 @@ def match_log(request, match_id: int):
             "actions": list(actions),
         }
     )
+
+
+def queue_health(request):
+    """The operator's health check (``turnengine.queue_health``): JSON, 200 when beat and both queues keep up, 503
+    when one is late. It holds ages and counts only."""
+    report = queue_report()
+    return JsonResponse(report, status=200 if report["healthy"] else 503)

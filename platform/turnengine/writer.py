@@ -50,7 +50,7 @@ from turnengine.errors import EngineError, seat_error
 from turnengine.models import Match, MatchAction, Seat
 from turnengine.seat_frames import build_update
 from turnengine.signals import announce_finish
-from turnengine.table_notices import table_notice
+from turnengine.table_notices import NOTICE_FIELDS, table_notice
 from turnengine.updates import Update
 
 FINISH_FIELDS = ("status", "result", "finished_at")
@@ -139,7 +139,9 @@ class MatchChange:
         match = self.match
         update = build_update(match, logged) if logged is not None and match.state is not None else Update()
         if listed:
-            update.frames.update(table_notice(match, waiting=self._status == Match.Status.OPEN).frames)
+            notice = table_notice(match, waiting=self._status == Match.Status.OPEN)
+            update.frames.update(notice.frames)
+            update.messages.update(notice.messages)
         if frames is not None:
             extra = frames(match)
             update.frames.update(extra.frames)
@@ -248,10 +250,18 @@ def seat_refusal(match: Match, user) -> EngineError | None:
 # --- the writes that take no lock -------------------------------------------------------------------------------
 
 
-def open_table(**fields) -> Match:
-    """A new table, open in the lobby (the lobby checks the fields first; its seats are the lobby's), which lobby
-    pages hear of once it is committed."""
+def open_table(*, seats: Iterable[Seat] = (), **fields) -> Match:
+    """A new table, open in the lobby, with its first ``seats`` (unsaved; the lobby checks the fields and chooses
+    the seats), which lobby pages and event streams hear of once it is committed. Each seat is checked as
+    :func:`seat_player` checks one (an :class:`EngineError` refuses it, and the caller's transaction rolls back)."""
     match = Match.objects.create(**fields)
+    seats = list(seats)
+    for seat in seats:
+        seat.match = match
+        refusal = seat_refusal(match, seat.user)
+        if refusal is not None:
+            raise refusal
+    Seat.objects.bulk_create(seats)
     outbox.send_on_commit(table_notice(match, waiting=True))
     return match
 
@@ -282,6 +292,6 @@ def expire_open_tables(*, created_before: datetime) -> int:
             return 0
         expired = open_tables.filter(pk__in=stale).update(status=Match.Status.ABORTED)
         closed = Match.objects.filter(pk__in=stale, status=Match.Status.ABORTED)
-        for match in closed.only("game", "version", "status"):
+        for match in closed.only(*NOTICE_FIELDS).select_related("created_by"):
             outbox.send_on_commit(table_notice(match, waiting=True))
     return expired

@@ -20,10 +20,12 @@
       if (frame.t !== "lobby" || (list.dataset.game && frame.d.game !== list.dataset.game)) return;
       refresh();
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       // The wait starts over only after a socket that lasted: one closed as soon as it opened (4500 while the
       // server cannot reach Redis) keeps backing off, or every lobby page would knock every second.
       if (openedAt !== null && Date.now() - openedAt > 5000) retry = 1000;
+      // 4012: the server is restarting; come back at once (spread over half a second).
+      if (event.code === 4012) { setTimeout(connect, Math.random() * 500); return; }
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 30000);
     });

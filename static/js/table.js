@@ -632,6 +632,8 @@
         // The wait starts over only after a socket that lasted: one closed as soon as it opened (4500 while the
         // server cannot reach Redis) keeps backing off, or every page would knock every half second.
         if (openedAt !== null && Date.now() - openedAt > 5000) this.retry = 500;
+        // 4012: the server is restarting; come back at once (spread over half a second), then back off as usual.
+        if (event.code === 4012) { setTimeout(() => this.connect(), Math.random() * 500); this.retry = 500; return; }
         setTimeout(() => this.connect(), this.retry);
         this.retry = Math.min(this.retry * 2, 10000);
       });

@@ -3,12 +3,14 @@ account's event stream, through the real ASGI application."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.urls import reverse
 
 from botapi.accounts import bot_account_convert
 from botapi.tokens import token_create
@@ -197,3 +199,112 @@ async def test_event_stream_resends_pending_turns_on_reconnect(make_user):
             "version": 1,
         }
         await events.disconnect()
+
+
+async def _closed_with(socket) -> tuple[int, dict | None]:
+    """Read until the close: its code, and the last ``error`` frame before it."""
+    error = None
+    while True:
+        output = await socket.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            return output["code"], error
+        frame = json.loads(output["text"])
+        if frame["t"] == "error":
+            error = frame["d"]
+
+
+async def test_revoking_a_token_closes_its_open_websockets_at_once(make_user, client):
+    match, users = await _two_seat_table(make_user)
+    raw = await _token(users[0])
+    kept = await _token(users[0])
+    table, _ = await token_socket(f"/ws/match/{match.pk}/", raw)
+    events, _ = await token_socket("/ws/events/", raw)
+    other, _ = await token_socket("/ws/events/", kept)
+    await receive_until(table, "view")
+    await receive_until(events, "hello")
+    await receive_until(other, "hello")
+
+    @database_sync_to_async
+    def revoke_on_the_profile():
+        token = users[0].api_tokens.get(hint=raw[:8])
+        client.force_login(users[0])
+        return client.post(reverse("botapi:token_revoke", args=[token.pk]))
+
+    assert (await revoke_on_the_profile()).status_code == 302
+    for socket in (table, events):
+        code, error = await _closed_with(socket)
+        assert code == 4401 and error["code"] == "token_revoked"
+    # The owner's other token, and its socket, are untouched.
+    while not await other.receive_nothing(timeout=0.3):
+        assert (await other.receive_output())["type"] == "websocket.send"
+    await other.disconnect()
+
+
+async def test_event_streams_count_against_the_sockets_per_user(make_user, settings):
+    user = await database_sync_to_async(make_user)()
+    raw = await _token(user, ("read",))
+    sockets = []
+    for _ in range(settings.TAPETE_WS_SOCKETS_PER_USER):
+        socket, _ = await token_socket("/ws/events/", raw)
+        await receive_until(socket, "hello")
+        sockets.append(socket)
+    extra, connected = await token_socket("/ws/events/", raw)
+    assert connected
+    code, error = await _closed_with(extra)
+    assert code == 4429 and error["code"] == "too_many_sockets"
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_a_table_change_reads_the_tables_only_of_the_accounts_seated_there(make_user, monkeypatch):
+    """One table opening: the creator's stream reads its tables again, a bot account's is told of the challenge
+    from the notice itself, and the other accounts' streams read nothing."""
+    from botapi import events as event_stream
+
+    reads = []
+    read_events = event_stream.account_events
+
+    def counted(*, user, tracked):
+        reads.append(user.pk)
+        return read_events(user=user, tracked=tracked)
+
+    monkeypatch.setattr(event_stream, "account_events", counted)
+    creator, bot = await database_sync_to_async(make_user)(), await database_sync_to_async(make_user)()
+    await database_sync_to_async(bot_account_convert)(user=bot)
+    bystanders = [await database_sync_to_async(make_user)() for _ in range(5)]
+    streams = {}
+    for user in [creator, bot, *bystanders]:
+        streams[user.pk], _ = await token_socket("/ws/events/", await _token(user, ("read",)))
+        await receive_until(streams[user.pk], "hello")
+    await asyncio.sleep(0.2)  # each stream's first reading, on opening
+    reads.clear()
+
+    match = await database_sync_to_async(lobby.table_create)(
+        user=creator, game="perudo", num_players=2, options={"startingDice": 1}, ranked=False, allow_bots=True
+    )
+    waiting = await _events_until(streams[creator.pk], "table_waiting", match_id=match.pk)
+    assert waiting["seated"] == 1
+    challenge = await _events_until(streams[bot.pk], "challenge", match_id=match.pk)
+    assert challenge["created_by"] == creator.username and challenge["options"]["startingDice"] == 1
+    for user in bystanders:
+        assert await streams[user.pk].receive_nothing(timeout=0.1)
+    assert reads == [creator.pk]
+    for socket in streams.values():
+        await socket.disconnect()
+
+
+async def test_a_token_revoked_while_its_handshake_was_checked_is_closed_once_its_socket_joins(make_user):
+    """The token router authenticated the token, then it was revoked before the socket joined the token's group
+    (the revocation's close went to nobody): the socket looks again once it has joined."""
+    from botapi.events import EventStreamConsumer
+
+    user = await database_sync_to_async(make_user)()
+    raw = await _token(user, ("read",))
+    token = await database_sync_to_async(lambda: user.api_tokens.get(hint=raw[:8]))()
+    await database_sync_to_async(user.api_tokens.update)(revoked_at=token.created_at)
+    socket = WebsocketCommunicator(EventStreamConsumer.as_asgi(), "/ws/events/")
+    socket.scope.update({"user": user, "api_token": token})
+    connected, _ = await socket.connect(timeout=5)
+    assert connected
+    code, error = await _closed_with(socket)
+    assert code == 4401 and error["code"] == "token_revoked"

@@ -159,7 +159,10 @@ def site(django_db_setup, django_db_blocker):
         config = _nginx_main_config(folder, site_file)
         subprocess.run([nginx, "-t", "-q", "-p", str(folder), "-c", str(config)], check=True)
         commands = {
-            "celery-worker": unit_command("tapete-celery-worker@.service", "1"),
+            **{
+                f"celery-worker:{queue}": unit_command("tapete-celery-worker@.service", queue)
+                for queue in ("play", "bulk")
+            },
             "celery-beat": unit_command(
                 "tapete-celery-beat.service", **{"/var/lib/tapete-beat": str(folder)}
             ),

@@ -59,7 +59,7 @@ def test_the_instance_name_comes_from_the_database_or_tapete_instance(monkeypatc
     assert from_database["CHANNEL_LAYERS"]["default"]["CONFIG"]["prefix"] == "tapete.site_one."
     named = _settings(monkeypatch, DATABASE_URL="postgres://u@127.0.0.1:5432/db", TAPETE_INSTANCE="fr play!")
     assert named["TAPETE_INSTANCE"] == "fr-play-"
-    assert named["CELERY_TASK_DEFAULT_QUEUE"] == "tapete.fr-play-.tasks"
+    assert named["CELERY_TASK_DEFAULT_QUEUE"] == "tapete.fr-play-.play"
 
 
 def test_check_deploy_is_clean_under_the_production_environment():

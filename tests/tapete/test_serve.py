@@ -11,14 +11,16 @@ embedded default too. Real seconds pass here, by nature.
 from __future__ import annotations
 
 import asyncio
+import socket
+import subprocess
 import threading
 import time
 
 import websockets
-from realtime.sockets import CLOSE_SLOW_READER
+from realtime.sockets import CLOSE_RESTARTING, CLOSE_SLOW_READER
 
 from tests.faults import RawWebSocket, close_code
-from tests.servers import daphne_servers
+from tests.servers import ROOT, child_env, daphne_command, daphne_servers, free_port, wait_for_port
 
 PING_INTERVAL, PING_TIMEOUT = 1, 2
 PINGS = {"TAPETE_WS_PING_INTERVAL": str(PING_INTERVAL), "TAPETE_WS_PING_TIMEOUT": str(PING_TIMEOUT)}
@@ -84,3 +86,41 @@ def test_a_client_that_does_not_read_is_closed_with_4008_before_a_megabyte_waits
         ws.close()
     assert close_code(frames) == CLOSE_SLOW_READER
     assert received < 1024 * 1024, f"{received} bytes waited for the client"
+
+
+def test_a_half_sent_handshake_is_dropped_after_the_idle_timeout():
+    with daphne_servers(1, {"TAPETE_HTTP_IDLE_TIMEOUT": "1"}) as [port]:
+        half = socket.create_connection(("127.0.0.1", port))
+        half.sendall(b"GET /ws/lobby/ HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n")  # and nothing more
+        half.settimeout(15)
+        opened = time.monotonic()
+        try:
+            assert half.recv(1024) == b"", "the server answered a request it never fully received"
+        finally:
+            half.close()
+        held = time.monotonic() - opened
+    assert held < 1 + 3, f"a half-sent handshake was held {held:.1f} s"  # the timeout, plus Twisted's timer slack
+
+
+def test_sigterm_closes_open_sockets_with_server_restarting_and_exits_within_two_seconds(tmp_path):
+    port = free_port()
+    with open(tmp_path / "daphne.log", "w") as log:
+        process = subprocess.Popen(daphne_command(port), cwd=ROOT, env=child_env({}), stderr=log)
+        try:
+            wait_for_port(port, process, log)
+            sockets = [RawWebSocket(port, "/ws/lobby/", {"Origin": f"http://127.0.0.1:{port}"}) for _ in range(5)]
+            time.sleep(0.5)  # every socket accepted
+            stopping = time.monotonic()
+            process.terminate()
+            codes = []
+            for ws in sockets:
+                _, frames = ws.read_until_closed(timeout=10)
+                codes.append(close_code(frames))
+                ws.close()
+            process.wait(10)
+            exited_after = time.monotonic() - stopping
+        finally:
+            process.kill()
+            process.wait()
+    assert codes == [CLOSE_RESTARTING] * len(sockets)
+    assert exited_after < 2, f"the server took {exited_after:.1f} s to exit"

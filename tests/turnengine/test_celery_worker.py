@@ -118,3 +118,12 @@ def test_a_single_player_plays_a_table_of_bots_to_the_end(make_user, settings):
     wait_for_other_database_sessions(connection)
     assert match.status == Match.Status.FINISHED
     assert sorted(seat for group in match.result["ranking"] for seat in group) == [0, 1, 2]
+
+
+def test_with_beat_stopped_a_play_worker_sweeps_and_a_far_deadline_still_passes(make_user, settings):
+    """No beat at all: the deadline lies beyond the horizon, so the start does not queue it; the worker's watch
+    notices that no sweep ran (turnengine.beat_watch) and sweeps in beat's place."""
+    match, users = _table(make_user, settings, SWEPT_CLOCK)
+    with celery_worker(_worker_env(), beat=False):
+        _play_until(match, users, lambda m: m.clock["timeouts"][1] >= 1 or m.clock["absent"][1], timeout=60)
+    wait_for_other_database_sessions(connection)

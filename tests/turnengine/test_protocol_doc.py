@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from realtime.frames import KINDS
-from realtime.sockets import CLOSE_ERRORS, CLOSE_SERVER_ERROR, CLOSE_SLOW_READER
+from realtime.sockets import CLOSE_ERRORS, CLOSE_RESTARTING, CLOSE_SERVER_ERROR, CLOSE_SLOW_READER
 
 from turnengine.errors import MESSAGES
 
@@ -24,7 +24,7 @@ def table_codes(heading: str) -> set[str]:
 
 def test_the_close_codes_table_matches_the_code():
     assert table_codes("### Close codes") == {
-        str(code) for code in [*CLOSE_ERRORS, CLOSE_SERVER_ERROR, CLOSE_SLOW_READER]
+        str(code) for code in [*CLOSE_ERRORS, CLOSE_SERVER_ERROR, CLOSE_SLOW_READER, CLOSE_RESTARTING]
     }
 
 
@@ -66,7 +66,7 @@ def test_every_close_reason_fits_in_a_close_frame():
 
     for language in ("en", "fr", "it"):
         with translation.override(language):
-            for code in CLOSE_ERRORS.values():
+            for code in [*CLOSE_ERRORS.values(), "token_revoked"]:
                 assert len(str(MESSAGES[code]).encode()) <= 123  # RFC 6455: a close frame's reason
 
 

@@ -296,6 +296,7 @@
         case "seat_absent": return fmt(_("%s is marked absent: the computer plays for them until they come back."), [who]);
         case "disconnected": return fmt(_("%s lost the connection."), [who]);
         case "reconnected": return event.back ? fmt(_("%s is back and takes the seat again."), [who])
+          : event.away_s != null ? fmt(_("%s is connected again after %s away."), [who, formatDuration(event.away_s * 1000)])
           : fmt(_("%s is connected again."), [who]);
         case "left": return fmt(_("%s left the game: the computer plays for them."), [who]);
         case "back": return fmt(_("%s is back and takes the seat again."), [who]);

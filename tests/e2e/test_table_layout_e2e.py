@@ -320,8 +320,6 @@ def test_a_closed_browser_shows_in_words_and_the_computer_plays_after_the_grace(
         page.wait_for_function(
             f"document.querySelector(\"{conn}\").textContent.includes('reconnecting')", timeout=5000
         )
-        page.wait_for_selector("[data-log] li.notice", timeout=5000)
-        assert "lost the connection" in page.inner_text("[data-log]")
         # the grace runs out: the computer moves for the absent seat, and it is the other player's turn
         page.wait_for_selector(".cc-control", timeout=15_000)
         assert "the computer played for them" in page.inner_text("[data-log]")

@@ -436,6 +436,8 @@
       const over = data && (data.status === "finished" || data.status === "aborted") && (this.live || data.result);
       if (!over) { layer.hidden = true; this.resultShownFor = null; this.resultClosed = false; return; }
       if (this.resultShownFor === data.status && this.resultClosed) return;
+      // A replay opens on the board: its result waits behind the "Result" button instead of covering the board.
+      const closed = !this.live && this.resultShownFor !== data.status;
       this.resultShownFor = data.status;
       const lobby = this.root.dataset.lobbyUrl;
       const buttons = [];
@@ -480,8 +482,9 @@
           this.rematch ? el("p", { class: "rematch-note", text: fmt(_("Ready to play again: %s."), [this.rematch.accepted.join(", ")]) }) : null];
       }
       box.replaceChildren(...content.filter(Boolean), el("div", { class: "actions" }, ...buttons));
-      layer.hidden = false;
-      this.root.classList.remove("result-closed");
+      this.resultClosed = this.resultClosed || closed;
+      layer.hidden = this.resultClosed;
+      this.root.classList.toggle("result-closed", this.resultClosed);
       this.ensureShowResult();
     }
 

@@ -271,6 +271,9 @@ def test_the_replay_controls_stay_on_one_line_on_a_phone_and_the_replay_is_acces
     try:
         page.goto(f"/table/{match.pk}/replay/")
         page.wait_for_selector(".perudo")
+        # It opens on the board at the last step: the result is a button away, not a dialog over the board.
+        page.wait_for_selector("[data-show-result]")
+        assert not page.is_visible("[data-result-layer]")
         tops = page.eval_on_selector_all(
             ".replay-controls > :is(button, input)",
             "(nodes) => nodes.map((n) => Math.round(n.getBoundingClientRect().top))",
@@ -283,8 +286,6 @@ def test_the_replay_controls_stay_on_one_line_on_a_phone_and_the_replay_is_acces
         page.click("[data-side-open]")  # the drawer of a page without chat opens without an error
         assert page.is_visible("#panel-log")
         page.set_viewport_size({"width": 1280, "height": 800})
-        if page.is_visible("[data-result-layer]"):  # the last step shows the result over the table
-            page.click("[data-close-result]")
         page.click("#tab-analysis")
         assert page.is_visible("#panel-analysis")
         notes = page.locator(".analysis-moves [data-go-to-step]")
@@ -297,6 +298,10 @@ def test_the_replay_controls_stay_on_one_line_on_a_phone_and_the_replay_is_acces
         )
         assert page.eval_on_selector_all(".analysis [data-go-to-step]", same_colour)  # read as the text beside them
         assert_accessible(page, "the replay's analysis panel, on a laptop")
+        page.click("[data-show-result]")
+        assert page.locator("[data-result] tbody tr").count() == 2
+        page.click("[data-close-result]")
+        assert not page.is_visible("[data-result-layer]")
         assert not errors
     finally:
         context.close()

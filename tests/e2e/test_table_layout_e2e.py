@@ -87,13 +87,13 @@ def _login(browser, live_url, user, viewport=LAPTOP):
     return context, page, errors
 
 
-def _table(make_user, game, *, players=2, grace_seconds=30, time_control="normal"):
+def _table(make_user, game, *, players=2, grace_seconds=30, time_control="normal", options=None):
     users = [make_user() for _ in range(players)]
     match = lobby.table_create(
         user=users[0],
         game=game,
         num_players=players,
-        options=FAST_OPTIONS[game],
+        options=FAST_OPTIONS[game] if options is None else options,
         ranked=False,
         time_control=time_control,
         grace_seconds=grace_seconds,
@@ -213,6 +213,46 @@ def test_a_reveal_lies_on_the_table_without_pushing_the_controls_away(browser, l
         page.wait_for_selector("[data-reveal]")
         _check_all_sizes(page, game, "reveal")
         _audit(page, f"the {game} table showing a reveal", sizes=(PHONE,))
+        assert not errors
+    finally:
+        context.close()
+
+
+def _perudo_bid_after_a_reveal(match, users):
+    """A Dudo's reveal, then the next round's opening bid: the awaited player may raise, call Dudo or Calza while
+    the reveal is still on the table."""
+    play_bid_then_dudo(match, users)
+    _play_first(match, users, "bid")
+
+
+def _spicy_card_to_answer(match, users):
+    """A card on the stack: the awaited player (with nine cards) may play on it, pass or challenge it."""
+    _play_first(match, users, "play")
+
+
+# The busiest turn of each game that has one: the most controls at once, with the largest hand.
+BUSIEST = {
+    "perudo": (4, {}, _perudo_bid_after_a_reveal),
+    "spicy": (2, {**FAST_OPTIONS["spicy"], "handSize": 9}, _spicy_card_to_answer),
+}
+
+
+@pytest.mark.frontend
+@pytest.mark.parametrize("game", BUSIEST)
+def test_every_control_of_the_busiest_turn_is_in_view_at_every_size(browser, live_url, seat_users, game):
+    """Perudo's Dudo under a reveal at four players, Spicy's ninth card with a card to answer: no control lies in a
+    panel the player would have to scroll (issue 35: "Dudo!" was a 7-pixel sliver at 812x375)."""
+    players, options, reach = BUSIEST[game]
+    match, users = _table(seat_users, game, players=players, options=options)
+    reach(match, users)
+    context, page, errors = _login(browser, live_url, users[_awaited(match)])
+    try:
+        _open(page, match)
+        if game == "perudo":
+            page.wait_for_selector("button.dudo:not([disabled])")
+        else:
+            assert page.locator(".spicy-hand .spicy-card").count() == 9
+        _check_all_sizes(page, game, "busiest", players=players)
         assert not errors
     finally:
         context.close()

@@ -161,14 +161,16 @@ def test_forms_replay_and_how_to_play_in_every_language_and_size(browser, live_u
         for width, height in _sizes(page):
             _no_clipping(page, f"the home page in {language} at {width}x{height}")
 
+        page.set_viewport_size({"width": 1280, "height": 800})
         page.goto(f"/table/{match.pk}/replay/")
         page.wait_for_selector("[data-board] > *")
         for width, height in _sizes(page):
             where = f"the replay in {language} at {width}x{height}"
+            page.screenshot(path=str(ARTIFACTS / f"edges-replay-{language}-{width}x{height}.png"))
+            assert page.locator("[data-board] > *").bounding_box()["height"] > 100, f"no board on {where}"
             assert not page.is_visible("[data-result-layer]"), f"the result covers {where}"
             assert page.evaluate(IN_VIEW, "[data-show-result]"), f"no Result button in view on {where}"
             _no_clipping(page, where)
-            page.screenshot(path=str(ARTIFACTS / f"edges-replay-{language}-{width}x{height}.png"))
         page.click("[data-show-result]")
         assert page.is_visible("[data-result] tbody tr")
 
@@ -207,6 +209,7 @@ def _refused_form(page, game, language, width, height):
     page.wait_for_selector("[data-error-summary]")
     page.wait_for_function("document.activeElement && document.activeElement.matches('[data-error-summary]')")
     assert page.evaluate(IN_VIEW, "[data-error-summary]"), f"the error summary is out of view on {where}"
+    assert page.evaluate(UNCOVERED, "[data-error-summary] h3"), f"the error summary is covered on {where}"
     assert page.evaluate(IN_VIEW, ".table-form [type=submit]"), f"no submit button in view on {where}"
     _no_clipping(page, where)
     if game == "perudo":

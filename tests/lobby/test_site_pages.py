@@ -101,3 +101,17 @@ def test_the_open_tables_fragment_never_sets_a_cookie_and_its_join_buttons_use_t
         assert "csrfmiddlewaretoken" not in fragment.content.decode()
         assert 'form="join-table"' in fragment.content.decode()
     assert 'id="join-table"' in home.content.decode()
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "it"])
+def test_how_to_play_draws_the_paco_as_the_table_does(client, language):
+    """The table draws the Paco as a toucan (perudo/board.js); How to play showed a star (issue 35)."""
+    from pathlib import Path
+
+    page = client.get(reverse("lobby:howto", args=["perudo"]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    paco = page[page.index('data-face="1"') :]
+    paco = paco[: paco.index("</svg>")]
+    board = (Path(__file__).resolve().parents[2] / "games/perudo/static/perudo/board.js").read_text()
+    beak = "M53 29 C66 21 84 25 90 40 C80 38 66 41 54 45 Z"
+    assert beak in board and beak in paco and "<polygon" not in paco
+    assert {"en": "toucan", "fr": "toucan", "it": "tucano"}[language] in page

@@ -219,8 +219,8 @@ def test_a_reveal_lies_on_the_table_without_pushing_the_controls_away(browser, l
 
 
 def _perudo_bid_after_a_reveal(match, users):
-    """A Dudo's reveal, then the next round's opening bid: the awaited player may raise, call Dudo or Calza while
-    the reveal is still on the table."""
+    """A Dudo's reveal, then the next round's opening bid: the awaited player may raise or call Dudo (the reveal
+    itself, when no bid stands yet, is the reveal test's)."""
     play_bid_then_dudo(match, users)
     _play_first(match, users, "bid")
 
@@ -240,7 +240,7 @@ BUSIEST = {
 @pytest.mark.frontend
 @pytest.mark.parametrize("game", BUSIEST)
 def test_every_control_of_the_busiest_turn_is_in_view_at_every_size(browser, live_url, seat_users, game):
-    """Perudo's Dudo under a reveal at four players, Spicy's ninth card with a card to answer: no control lies in a
+    """Perudo's Dudo in the round after a reveal at four players, Spicy's ninth card with a card to answer: no control lies in a
     panel the player would have to scroll (issue 35: "Dudo!" was a 7-pixel sliver at 812x375)."""
     players, options, reach = BUSIEST[game]
     match, users = _table(seat_users, game, players=players, options=options)

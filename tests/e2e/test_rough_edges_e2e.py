@@ -3,9 +3,9 @@
 
 * no text is clipped: a text element whose content is wider than its box fails (``CHECK_CLIPPING``), unless it is
   meant to end in an ellipsis and carries its whole text in its title or spoken label;
-* at each game's busiest turn (Perudo's Dudo in the round after a reveal at four players, Spicy's ninth card with a card to
-  answer), every control is in view and uncovered (the layout test's ``CHECK_LAYOUT``), and the sound toggle has a
-  visible label;
+* at each game's busiest turn (Perudo's Dudo in the round after a reveal at four players, Spicy's ninth card
+  with a card to answer), every control is in view and uncovered (the layout test's ``CHECK_LAYOUT``), and the
+  sound toggle has a visible label;
 * Spicy: picking a card opens the declarations without pushing the status line out of view;
 * a refused creation form opens on its error summary (focused, in view), and its submit button is in view;
 * a replay opens on the board, its result one button away;

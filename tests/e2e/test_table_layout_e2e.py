@@ -240,8 +240,8 @@ BUSIEST = {
 @pytest.mark.frontend
 @pytest.mark.parametrize("game", BUSIEST)
 def test_every_control_of_the_busiest_turn_is_in_view_at_every_size(browser, live_url, seat_users, game):
-    """Perudo's Dudo in the round after a reveal at four players, Spicy's ninth card with a card to answer: no control lies in a
-    panel the player would have to scroll (issue 35: "Dudo!" was a 7-pixel sliver at 812x375)."""
+    """Perudo's Dudo in the round after a reveal at four players, Spicy's ninth card with a card to answer: no
+    control lies in a panel the player would have to scroll (issue 35: "Dudo!" was a 7-pixel sliver at 812x375)."""
     players, options, reach = BUSIEST[game]
     match, users = _table(seat_users, game, players=players, options=options)
     reach(match, users)

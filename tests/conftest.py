@@ -203,9 +203,10 @@ TEST_PROCESS = ("test-process", "test-host:pid-test")
 _open_sockets: dict[tuple[int, int | None], list[str]] = {}
 
 
-def socket_presence(match: Match, seat: int | None, delta: int) -> updates.Update:
+def socket_presence(match: Match, seat: int | None, delta: int, now=None) -> updates.Update:
     """Open (+1) a socket of ``seat`` (None: a spectator) at ``match``, or close (-1) its latest one, through
-    ``turnengine.presence`` as the consumer does, held by one made-up server process."""
+    ``turnengine.presence`` as the consumer does, held by one made-up server process (an open at ``now``, if
+    given)."""
     from turnengine import presence
 
     keys = _open_sockets.setdefault((match.pk, seat), [])
@@ -213,7 +214,12 @@ def socket_presence(match: Match, seat: int | None, delta: int) -> updates.Updat
         keys.append(uuid.uuid4().hex)
         process_id, process_name = TEST_PROCESS
         return presence.connection_open(
-            key=keys[-1], process_id=process_id, process_name=process_name, match_id=match.pk, seat=seat
+            key=keys[-1],
+            process_id=process_id,
+            process_name=process_name,
+            match_id=match.pk,
+            seat=seat,
+            now=now,
         )
     key = keys.pop() if keys else uuid.uuid4().hex  # closing a socket never opened changes nothing
     return presence.connection_close(key=key, match_id=match.pk, seat=seat)

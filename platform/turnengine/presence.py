@@ -15,9 +15,11 @@ spectators' frame). So a count cannot drift from the rows, and rows cannot outli
 * the next life of the same server (same host and port) closes the rows of its previous life when it starts.
 
 Each of these settles a seat exactly as a socket's own close does: when its last connection goes, it is offline
-from then on (the real-time grace starts if the game awaits it), everyone gets a ``presence`` frame and the log a
-``disconnected`` line; when its first one comes back, ``reconnected``. The log's connection lines are kept
-(``PresenceNotice``), so a reloaded page shows them in their place (``seat_frames.match_snapshot``).
+from then on (the real-time grace starts if the game awaits it) and everyone gets a ``presence`` frame; when its
+first one comes back, online again. Only a real disconnection reaches the log: a ``reconnected`` line when the seat
+comes back after at least the grace (a reload or a page change writes nothing), or takes its place back after being
+played as absent. The log's connection lines are kept (``PresenceNotice``), so a reloaded page shows them in their
+place (``seat_frames.match_snapshot``).
 """
 
 from __future__ import annotations
@@ -168,33 +170,51 @@ def _settle(
                 change.commit(changed=("spectator_connections",))
             return change.update
         Seat.objects.filter(match=match, index=seat).exclude(connections=count).update(connections=count)
-        notice = None
+        changed, notice = False, None
         if match.status == Match.Status.ACTIVE and match.clock:
-            notice = _connection_changed(match, seat, count, closed=removed > 0, now=now or timezone.now())
-        change.commit(changed=("clock",) if notice else (), frames=partial(presence_frames, notice=notice))
+            changed, notice = _connection_changed(
+                match, seat, count, closed=removed > 0, now=now or timezone.now()
+            )
+        change.commit(changed=("clock",) if changed else (), frames=partial(presence_frames, notice=notice))
     return change.update
 
 
-def _connection_changed(match: Match, seat: int, count: int, *, closed: bool, now: datetime) -> dict | None:
+def _connection_changed(
+    match: Match, seat: int, count: int, *, closed: bool, now: datetime
+) -> tuple[bool, dict | None]:
     """A seat's last connection went (it is offline from now: the grace starts if the game awaits it) or one came
     back while it was offline (it takes its seat back at once, unless its player left the game). Changes the clock
-    and returns the notice for everyone's log (also kept for the snapshot)."""
+    and says whether it did, with the notice for everyone's log (also kept for the snapshot), if any.
+
+    Only a real disconnection writes a line: a reload, a page change or a language switch closes the seat's last
+    socket and opens another within moments, so going offline writes nothing (the players' bar shows it live), and
+    coming back writes "connected again" only after an absence of at least the grace (``real_absence_ms``), or
+    when the seat takes its place back after being played as absent."""
     clock = match.clock
     offline = clocks.offline_since(clock, seat)
+    now_ms = clocks.epoch_ms(now)
     if count == 0 and closed and offline is None:
-        clocks.set_offline(clock, seat, clocks.epoch_ms(now))
-        notice = {"type": "disconnected", "seat": seat}
-    elif count > 0 and offline is not None:
-        clocks.set_offline(clock, seat, None)
-        notice = {"type": "reconnected", "seat": seat}
-        if clock["absent"][seat] and not clocks.has_left(clock, seat):
-            clock["absent"][seat] = False  # absent through timeouts while away: back with the connection
-            clock["timeouts"][seat] = 0
-            notice["back"] = True
-    else:
-        return None
-    record_notice(match, notice)
-    return notice
+        clocks.set_offline(clock, seat, now_ms)
+        return True, None
+    if not (count > 0 and offline is not None):
+        return False, None
+    clocks.set_offline(clock, seat, None)
+    notice = None
+    if clock["absent"][seat] and not clocks.has_left(clock, seat):
+        clock["absent"][seat] = False  # absent through timeouts while away: back with the connection
+        clock["timeouts"][seat] = 0
+        notice = {"type": "reconnected", "seat": seat, "back": True}
+    elif now_ms - offline >= real_absence_ms(clocks.of_match(match)):
+        notice = {"type": "reconnected", "seat": seat, "away_s": (now_ms - offline) // 1000}
+    if notice:
+        record_notice(match, notice)
+    return True, notice
+
+
+def real_absence_ms(control: clocks.TimeControl) -> int:
+    """How long a seat must have been offline for its return to be a line of the log: the table's grace (the
+    default grace where the time control has none, as on turn-based tables)."""
+    return control.grace_ms or clocks.DEFAULT_GRACE_MS
 
 
 def record_notice(match: Match, notice: dict) -> None:

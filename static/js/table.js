@@ -65,6 +65,7 @@
       case "seat_absent": return fmt(_("%s is marked absent: the computer plays for them until they come back."), [who]);
       case "disconnected": return fmt(_("%s lost the connection."), [who]);
       case "reconnected": return event.back ? fmt(_("%s is back and takes the seat again."), [who])
+        : event.away_s != null ? fmt(_("%s is connected again after %s away."), [who, formatDuration(event.away_s * 1000)])
         : fmt(_("%s is connected again."), [who]);
       case "left": return fmt(_("%s left the game: the computer plays for them."), [who]);
       case "back": return fmt(_("%s is back and takes the seat again."), [who]);
@@ -477,6 +478,8 @@
       const over = data && (data.status === "finished" || data.status === "aborted") && (this.live || data.result);
       if (!over) { layer.hidden = true; this.resultShownFor = null; this.resultClosed = false; return; }
       if (this.resultShownFor === data.status && this.resultClosed) return;
+      // A replay opens on the board: its result waits behind the "Result" button instead of covering the board.
+      const closed = !this.live && this.resultShownFor !== data.status;
       this.resultShownFor = data.status;
       const lobby = this.root.dataset.lobbyUrl;
       const buttons = [];
@@ -521,8 +524,9 @@
           this.rematch ? el("p", { class: "rematch-note", text: fmt(_("Ready to play again: %s."), [this.rematch.accepted.join(", ")]) }) : null];
       }
       box.replaceChildren(...content.filter(Boolean), el("div", { class: "actions" }, ...buttons));
-      layer.hidden = false;
-      this.root.classList.remove("result-closed");
+      this.resultClosed = this.resultClosed || closed;
+      layer.hidden = this.resultClosed;
+      this.root.classList.toggle("result-closed", this.resultClosed);
       this.ensureShowResult();
     }
 

@@ -145,3 +145,59 @@ def test_perudo_counts_a_players_right_calls_in_the_readers_grammar(language, ri
     with translation.override(language):
         lines = analysis_words.summary({"players": [player], "saving": []}, {0: "Ana"})
     assert any(said in line for line in lines), lines
+
+
+def test_moves_the_computer_played_for_an_away_player_say_so_and_are_numbered_within_their_step(
+    start_table, client
+):
+    """A disconnected player's seat is played by the computer once the grace is over: the analysis used to
+    attribute those moves to the player without a word, and the player's own move and the computer's next one,
+    logged at the same replay step, were both labelled "Step n" (issue 35)."""
+    from datetime import timedelta
+
+    from botapi.analysis.presentation import analysis_context
+    from tests.conftest import socket_presence
+    from turnengine import timers
+    from turnengine.played_for import computer_played_steps
+
+    match, users = start_table("perudo", 2)
+    away = min(match.rules.awaited(match.state))
+    socket_presence(match, away, +1)
+    socket_presence(match, away, -1)
+    match.refresh_from_db()
+    grace_end = match.deadline_at
+    timers.match_expire(match_id=match.pk, version=match.version, now=grace_end)  # the computer plays for it
+    match.refresh_from_db()
+    other = 1 - away
+    if other in match.rules.awaited(match.state):  # its move, then the computer's for the away seat: one step
+        action = next(a for a in match.rules.legal_actions(match.state, other) if a["type"] == "bid")
+        services.match_apply_action(
+            match_id=match.pk,
+            user=users[other],
+            expected_version=match.version,
+            action=action,
+            now=grace_end + timedelta(seconds=5),
+        )
+    match.refresh_from_db()
+    played_for = computer_played_steps(match)
+    assert played_for and all(match.actions.get(step=step).seat == away for step in played_for)
+    match = play_to_the_end(match, users)
+    analysis_compute(match_id=match.pk)
+
+    notes = analysis_context(match=match)["notes"]
+    computer = [note for note in notes if note["computer"]]
+    assert {note["step"] for note in computer} == played_for & {note["step"] for note in notes}
+    assert computer and all(
+        note["text"].startswith(f"Played by the computer for {users[away].username}, who was away: ")
+        for note in computer
+    )
+    assert not any(note["computer"] for note in notes if note["step"] not in played_for)
+    labels = [(note["version"], note["part"]) for note in notes]
+    assert len(labels) == len(set(labels))  # never two notes alike
+    shared = [note for note in notes if note["parts"] > 1]
+    assert shared, "the player's move and the computer's share a step"
+    client.force_login(users[other])
+    page = client.get(f"/table/{match.pk}/replay/").content.decode()
+    version, parts = shared[0]["version"], shared[0]["parts"]
+    assert f"Step {version} (1/{parts})" in page and f"Step {version} ({parts}/{parts})" in page
+    assert "Played by the computer for" in page

@@ -147,3 +147,65 @@ def test_reference_client_plays_a_game_of_each_title_against_a_human(make_user):
         assert sorted(seat for group in match.result["ranking"] for seat in group) == [0, 1]
         assert MatchAction.objects.filter(match=match, seat=1).exists()  # the client played its seat
     wait_for_other_database_sessions(connection)
+
+
+def test_the_reference_client_plays_through_spicys_challenge_grace_without_stalling(make_user):
+    """Spicy holds the next player's move back for the challenge grace period (``too_early``). The client sends
+    the same move again a moment later; it used to ask for a snapshot each time instead, and once snapshots were
+    rate-limited (``sync_limited``) it waited for a view that never came, until its seat's clock ran out (issue 35).
+    The server here allows a single snapshot per socket, so that a client that spends them stalls at once."""
+    human, bot = make_user(), make_user()
+    bot_account_convert(user=bot)
+    bot_token = token_create(user=bot, name="client", scopes=["play", "read"])[1]
+    human_token = token_create(user=human, name="test", scopes=["play", "read"])[1]
+    env = {**_server_env(), "TAPETE_WS_SYNC_BURST": "1", "TAPETE_WS_SYNC_PER_SECOND": "0.01"}
+    with celery_worker(env), daphne_servers(1, env) as (port,):
+        url = f"http://127.0.0.1:{port}"
+        client = subprocess.Popen(
+            [sys.executable, "-m", "tapete_client", "--url", url, "--token", bot_token, "--level", "easy"]
+            + ["--no-open", "--max-games", "1", "--game", "spicy"],
+            cwd=ROOT,
+            env={**os.environ, **env, "PYTHONPATH": str(ROOT / "clients" / "python")},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            with httpx.Client(
+                base_url=f"{url}/api", headers={"Authorization": f"Bearer {human_token}"}
+            ) as api:
+                options = {**QUICK_OPTIONS["spicy"], "challengeGraceMs": 1000}
+                match_id = api.post(
+                    "/tables",
+                    json={
+                        "game": "spicy",
+                        "num_players": 2,
+                        "options": options,
+                        "time_control": "blitz",
+                        "allow_bots": True,
+                    },
+                ).json()["id"]
+                _wait(lambda: len(api.get(f"/tables/{match_id}").json()["seats"]) == 2, 30, "the bot")
+                assert api.post(f"/tables/{match_id}/start").status_code == 200
+                bot_seat = Match.objects.get(pk=match_id).seats.get(user=bot).index
+                own_moves = MatchAction.objects.filter(match_id=match_id, seat=bot_seat).exclude(
+                    action__type="timeout"
+                )
+                held_back = 0
+                deadline = time.monotonic() + 60  # far below the bot's 2 minutes: a stalled seat never gets there
+                while own_moves.count() < 4 and time.monotonic() < deadline:
+                    state = api.get(f"/tables/{match_id}/state").json()
+                    assert state["d"]["status"] == "active"
+                    if state["d"]["legal"]:
+                        answer = api.post(
+                            f"/tables/{match_id}/move",
+                            json={"version": state["v"], "action": state["d"]["legal"][0]},
+                        )
+                        held_back += answer.status_code == 409 and answer.json()["code"] == "too_early"
+                    time.sleep(0.05)
+                assert own_moves.count() >= 4, "the client's seat stalled"
+                assert held_back, "the grace period held moves back"
+                assert not MatchAction.objects.filter(match_id=match_id, seat=bot_seat, action__type="timeout")
+        finally:
+            client.kill()
+            client.wait()
+    wait_for_other_database_sessions(connection)

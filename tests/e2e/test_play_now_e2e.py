@@ -14,7 +14,9 @@ import time
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
+from lobby import services as lobby
 from tests.e2e.conftest import ARTIFACTS, play_now
+from turnengine import timers, writer
 from turnengine.models import Match
 
 pytestmark = pytest.mark.e2e
@@ -91,6 +93,96 @@ def test_a_guest_plays_a_whole_game_against_the_computer_then_plays_again(
         assert page.locator(".my-dice .die").count() == 5
         shown = page.locator("[data-players] li").all_inner_texts()
         assert all(name in " ".join(shown) for name in computer_seats.values())
+        assert not errors
+    finally:
+        context.close()
+
+
+
+PAIRS = 6
+SIZES = [(1280, 800), (1440, 900), (375, 812), (812, 375)]
+LANGUAGES = ["en", "fr", "it"]
+PLAY_NOW = "document.querySelector(\"form[action='/play/perudo/now/'] button[type=submit]\").click()"
+# The table page's own token still passes Django's CSRF check: "Play again" (a POST with it) would not be refused.
+TOKEN_ACCEPTED = """async () => {
+  const root = document.querySelector("[data-table]");
+  const body = new URLSearchParams({ csrfmiddlewaretoken: root.dataset.csrf });
+  const answer = await fetch(root.dataset.rematchUrl, { method: "POST", body, redirect: "manual" });
+  return answer.status !== 403;
+}"""
+
+
+def _guest_page(browser, live_url, index):
+    width, height = SIZES[index % len(SIZES)]
+    context = browser.new_context(viewport={"width": width, "height": height}, base_url=live_url)
+    language = LANGUAGES[index % len(LANGUAGES)]
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_url}])
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page
+
+
+def _stop(match_id: int) -> None:
+    """Stop a table the test is done with: its computer players would go on playing it."""
+    with writer.locked(match_id) as change:
+        timers.match_abort(change)
+
+
+@pytest.fixture
+def waiting_table(make_user, transactional_db):
+    """A friendly table waiting for players: the home page's list offers a guest its Join button."""
+    return lobby.table_create(user=make_user(), game="spicy", num_players=3, options={}, ranked=False)
+
+
+def test_guests_clicking_play_now_together_keep_a_working_csrf_token(browser, live_url, waiting_table):
+    """Two visitors click "Play now" at the same moment, pair after pair, at each size and in each language: each
+    one's new table makes the other's home page fetch the open tables again (issue 35: a fetch sent before the
+    click's log-in and answered after it put the old CSRF cookie back). The table page's token keeps working."""
+    for pair in range(PAIRS):
+        opened = [_guest_page(browser, live_url, 2 * pair + index) for index in range(2)]
+        try:
+            for _context, page in opened:
+                with page.expect_response(lambda response: "/tables/open/" in response.url):
+                    page.goto("/")  # the lobby socket is open once it fetched the list on opening
+            for _context, page in opened:
+                page.evaluate(PLAY_NOW)
+            for _context, page in opened:
+                page.wait_for_url("**/table/*/")
+                page.wait_for_selector(".my-dice .die")
+            for _context, page in opened:
+                page.wait_for_timeout(300)  # a list fetch still under way lands meanwhile
+                assert page.evaluate(TOKEN_ACCEPTED), f"pair {pair}: the table page's CSRF token is refused"
+        finally:
+            for context, page in opened:
+                match_id = int(page.url.rstrip("/").rsplit("/", 1)[1]) if "/table/" in page.url else None
+                context.close()
+                if match_id:
+                    _stop(match_id)
+
+
+def test_a_list_fetch_answered_after_play_now_cannot_spoil_play_again(browser, live_url, waiting_table):
+    """The race made certain: the home page fetched the open tables with the cookie from before the guest's
+    "Play now" log-in, and the answer arrives once the table page has loaded (sent here through the browser
+    context's own request client, which shares its cookies). The answer sets no cookie, so the table's token
+    stays valid: the guest plays the game to its end and plays again."""
+    context, page = _guest_page(browser, live_url, 0)
+    try:
+        page.goto("/")
+        before = {cookie["name"]: cookie["value"] for cookie in context.cookies()}["csrftoken"]
+        page.evaluate(PLAY_NOW)
+        page.wait_for_url("**/table/*/")
+        page.wait_for_selector(".my-dice .die")
+        late = context.request.get("/tables/open/", headers={"Cookie": f"csrftoken={before}"})
+        assert late.ok
+        assert page.evaluate(TOKEN_ACCEPTED), "the table page's CSRF token is refused"
+
+        errors: list = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        _play_to_the_result(page)
+        finished = page.url
+        page.click("[data-play-again]")
+        page.wait_for_url(lambda url: url != finished and "/table/" in url)
+        page.wait_for_selector(".my-dice .die")
         assert not errors
     finally:
         context.close()

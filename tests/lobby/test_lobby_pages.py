@@ -80,6 +80,22 @@ def test_a_forged_option_value_is_refused_with_a_message(client, make_user):
     assert not Match.objects.exists()
 
 
+def test_a_refused_form_opens_on_a_summary_linking_each_error_to_its_field(client, make_user):
+    """As GOV.UK's error summary: at the top of the form, focused when the page opens, a link per field error
+    (issue 35: the only error was 1,358 px down the page, with no summary and no focus)."""
+    client.force_login(make_user())
+    data = {**form_defaults("perudo", num_players=2), "min_rating": "1500", "max_rating": "1400", "ranked": "on"}
+    response = client.post(reverse("lobby:create", args=["perudo"]), data)
+    assert response.status_code == 400
+    page = response.content.decode()
+    summary = page[page.index("data-error-summary") :]
+    assert page.index("data-error-summary") < page.index('name="num_players"')  # above every field
+    assert "autofocus" in page[page.rindex("<div", 0, page.index("data-error-summary")) :][:200]
+    assert '<a href="#id_max_rating">' in summary and "The maximum must be at least the minimum." in summary
+    assert page.index('class="submit-bar"') > page.index('name="max_rating"')
+    assert not Match.objects.exists()
+
+
 def test_a_forged_player_count_is_refused(client, make_user):
     client.force_login(make_user())
     response = client.post(

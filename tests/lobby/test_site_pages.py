@@ -83,3 +83,35 @@ def test_the_favicon_is_an_svg_with_an_ico_fallback(client):
     assert response.status_code == 301 and response.url.endswith("favicon.ico")
     assert open(finders.find("favicon.ico"), "rb").read(4) == b"\x00\x00\x01\x00"
     assert open(finders.find("favicon.svg")).read().startswith("<svg")
+
+
+def test_the_open_tables_fragment_never_sets_a_cookie_and_its_join_buttons_use_the_home_pages_token(make_user):
+    """The home page fetches the fragment again whenever a table changes; a fetch sent before a "Play now" log-in
+    (which rotates the CSRF cookie) and answered after it must not put the old token back (issue 35)."""
+    from django.test import Client
+
+    lobby.table_create(user=make_user("ana"), game="spicy", num_players=3, options={}, ranked=False)
+    visitor = Client(enforce_csrf_checks=True)
+    home = visitor.get(reverse("lobby:home"))
+    assert "csrftoken" in home.cookies  # the home page's join form carries the token
+    for who in (visitor, Client(enforce_csrf_checks=True)):  # with the cookie, and a first visit without one
+        fragment = who.get(reverse("lobby:open_tables"))
+        assert fragment.status_code == 200
+        assert not fragment.cookies, fragment.cookies
+        assert "csrfmiddlewaretoken" not in fragment.content.decode()
+        assert 'form="join-table"' in fragment.content.decode()
+    assert 'id="join-table"' in home.content.decode()
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "it"])
+def test_how_to_play_draws_the_paco_as_the_table_does(client, language):
+    """The table draws the Paco as a toucan (perudo/board.js); How to play showed a star (issue 35)."""
+    from pathlib import Path
+
+    page = client.get(reverse("lobby:howto", args=["perudo"]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    paco = page[page.index('data-face="1"') :]
+    paco = paco[: paco.index("</svg>")]
+    board = (Path(__file__).resolve().parents[2] / "games/perudo/static/perudo/board.js").read_text()
+    beak = "M53 29 C66 21 84 25 90 40 C80 38 66 41 54 45 Z"
+    assert beak in board and beak in paco and "<polygon" not in paco
+    assert {"en": "toucan", "fr": "toucan", "it": "tucano"}[language] in page

@@ -87,11 +87,14 @@ def test_a_refusal_is_shown_once_as_a_translated_sentence(client, make_user):
     assert not Match.objects.exists()
 
 
-def test_a_field_error_is_shown_once_next_to_its_field(client, make_user):
+def test_a_field_error_is_shown_once_next_to_its_field_and_linked_from_the_summary(client, make_user):
     client.force_login(make_user())
     data = {**form_defaults("perudo", num_players=2), "preset": "custom", "opt_startingDice": "99"}
     page = _post(client, "perudo", data).content.decode()
-    assert page.count("Ensure this value is less than or equal to 10.") == 1
+    error = "Ensure this value is less than or equal to 10."
+    summary, fields = page.split('class="submit-bar"')[0].split("</ul>\n    </div>", 1)
+    assert summary.count(error) == 1 and '<a href="#id_opt_startingDice">' in summary
+    assert fields.count(error) == 1
     assert 'class="custom-options" open' in page  # unfolded so the player sees it
 
 

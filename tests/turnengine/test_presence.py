@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from tests.conftest import play_one_random_action
 from turnengine import clocks, presence, seat_frames, timers
-from turnengine.models import Connection, Match, PresenceNotice, ServerProcess
+from turnengine.models import Connection, Match, ServerProcess
 
 pytestmark = pytest.mark.django_db
 
@@ -74,12 +74,9 @@ def test_the_sweeper_closes_a_dead_process_connections_as_their_own_closes_would
     grace_end = facts[awaited][1] + clocks.DEFAULT_GRACE_MS
     assert clocks.epoch_ms(match.deadline_at) == grace_end < clocks.epoch_ms(bank_deadline)
     frames = _presence_frames(updates, match)
-    notices = [frame["d"]["notice"] for frame in frames if frame["d"]["notice"]]
-    assert sorted(notice["seat"] for notice in notices) == sorted([awaited, other])
-    assert {notice["type"] for notice in notices} == {"disconnected"}
+    assert len(frames) == 2 and not any(frame["d"]["notice"] for frame in frames)  # the log waits (grace)
     online = {player["seat"]: player["online"] for player in frames[-1]["d"]["players"]}
     assert online == {awaited: False, other: False, survivor: True}
-    assert PresenceNotice.objects.filter(match=match).count() == 2  # kept for the log
 
 
 def test_the_sweep_task_settles_dead_processes_with_the_deadlines(start_table):
@@ -106,9 +103,8 @@ def test_a_tick_closes_rows_of_sockets_the_process_no_longer_holds_and_counts_th
     assert set(Connection.objects.values_list("key", flat=True)) == {kept, "unwritten"}
     assert _seat_facts(match)[1][0] == 0 and _seat_facts(match)[1][1] is not None
     assert Match.objects.get(pk=match.pk).spectator_connections == 1
-    assert [frame["d"]["notice"] for frame in _presence_frames(updates, match)] == [
-        {"type": "disconnected", "seat": 1}
-    ]
+    (frame,) = _presence_frames(updates, match)
+    assert frame["d"]["players"][1]["online"] is False
     assert lost not in Connection.objects.values_list("key", flat=True)
 
 
@@ -123,7 +119,7 @@ def test_a_process_given_up_for_dead_counts_its_sockets_again_at_its_next_tick(s
     )
     assert ServerProcess.objects.filter(pk="stalled").exists()
     assert _seat_facts(match)[0] == (1, None)
-    assert _presence_frames(updates, match)[0]["d"]["notice"] == {"type": "reconnected", "seat": 0}
+    assert _presence_frames(updates, match)[0]["d"]["players"][0]["online"] is True
 
 
 def test_the_next_life_of_a_server_closes_the_rows_of_its_previous_life_on_its_first_tick(start_table):
@@ -156,30 +152,29 @@ def test_the_snapshot_log_has_the_connection_lines_in_their_place(start_table):
     presence.connection_close(key=key, match_id=match.pk, seat=0)
     play_one_random_action(match, users, rng)
     moved_at = match.version
-    _open(match, 0)
+    _open(match, 0, now=timezone.now() + timedelta(milliseconds=presence.real_absence_ms(clocks.of_match(match))))
     timers.seat_leave(match_id=match.pk, user=users[1])
 
     log = json.loads(seat_frames.match_snapshot(match=Match.objects.get(pk=match.pk), seat=None))["d"]["events"]
     lines = [event for event in log if event["type"] in presence.NOTICE_TYPES]
-    assert lines == [
-        {"type": "disconnected", "seat": 0},
-        {"type": "reconnected", "seat": 0},
-        {"type": "left", "seat": 1},
-    ]
+    assert [line["type"] for line in lines] == ["reconnected", "left"]
     positions = [index for index, event in enumerate(log) if event["type"] in presence.NOTICE_TYPES]
     public = seat_frames.visible_events  # the spectator's log
     before_move = sum(len(public(row.events, None)) for row in match.actions.filter(version__lt=moved_at))
     of_the_move = sum(len(public(row.events, None)) for row in match.actions.filter(version=moved_at))
     # Each line after the actions of the version it happened at, before the next version's.
-    assert positions == [before_move, before_move + 1 + of_the_move, len(log) - 1]
+    assert positions == [before_move + of_the_move, len(log) - 1]
 
 
 def test_the_snapshot_keeps_only_the_latest_connection_lines(start_table, monkeypatch):
     monkeypatch.setattr(seat_frames, "SNAPSHOT_NOTICES", 3)
     match, _users = start_table("perudo", 2)
-    for _ in range(3):
-        key = _open(match, 0)
+    grace = timedelta(milliseconds=presence.real_absence_ms(clocks.of_match(match)))
+    key = _open(match, 0)
+    for times in range(1, 6):  # five real disconnections, each longer than the one before
         presence.connection_close(key=key, match_id=match.pk, seat=0)
+        key = _open(match, 0, now=timezone.now() + times * grace)
     log = json.loads(seat_frames.match_snapshot(match=match, seat=0))["d"]["events"]
-    lines = [event["type"] for event in log if event["type"] in presence.NOTICE_TYPES]
-    assert lines == ["disconnected", "reconnected", "disconnected"]
+    lines = [event for event in log if event["type"] in presence.NOTICE_TYPES]
+    seconds = grace // timedelta(seconds=1)
+    assert [line["away_s"] for line in lines] == [3 * seconds, 4 * seconds, 5 * seconds]

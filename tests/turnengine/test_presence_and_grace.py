@@ -3,14 +3,14 @@ its deadline becomes the end of the grace if that comes first, the engine then p
 turn-based tables keep their hours. Also: the reveal pause, leavers never winning, rating changes in the frames."""
 
 import json
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from ratings.models import RatingChange
 from tests.conftest import play_bid_then_dudo, socket_presence
-from turnengine import clocks, seat_frames, services, timers, writer
-from turnengine.models import Match, MatchAction
+from turnengine import clocks, presence, seat_frames, services, timers, writer
+from turnengine.models import Match, MatchAction, PresenceNotice
 
 pytestmark = pytest.mark.django_db
 
@@ -19,8 +19,8 @@ def _frame(update, match, group="all"):
     return json.loads(update.frames[match.group_name(group)])
 
 
-def _connect(match, seat, delta):
-    return socket_presence(match, seat, delta)
+def _connect(match, seat, delta, now=None):
+    return socket_presence(match, seat, delta, now)
 
 
 def _awaited(match):
@@ -28,7 +28,7 @@ def _awaited(match):
     return seat
 
 
-def test_a_lost_connection_is_told_to_everyone_and_moves_the_deadline_to_the_grace(start_table):
+def test_a_lost_connection_is_shown_to_everyone_and_moves_the_deadline_to_the_grace(start_table):
     match, _users = start_table("chinesecheckers", 2)
     seat = _awaited(match)
     bank_deadline = match.deadline_at
@@ -36,7 +36,7 @@ def test_a_lost_connection_is_told_to_everyone_and_moves_the_deadline_to_the_gra
     update = _connect(match, seat, -1)
     frame = _frame(update, match)
     assert frame["t"] == "presence"
-    assert frame["d"]["notice"] == {"type": "disconnected", "seat": seat}
+    assert frame["d"]["notice"] is None  # the players' bar says it; the log waits for a real disconnection
     player = frame["d"]["players"][seat]
     assert player["online"] is False and player["offline_since"] is not None
     match.refresh_from_db()
@@ -63,8 +63,9 @@ def test_after_the_grace_the_computer_plays_and_a_reconnection_takes_the_seat_ba
     events = _frame(update, match, 1 - seat)["d"]["events"]
     assert events[0] == {"type": "seat_autoplayed", "seat": seat}
     assert match.clock["timeouts"][seat] == 1 and not match.clock["absent"][seat]
-    reconnect = _frame(_connect(match, seat, +1), match)
+    reconnect = _frame(_connect(match, seat, +1, now=match.deadline_at + timedelta(seconds=1)), match)
     assert reconnect["d"]["notice"]["type"] == "reconnected"
+    assert reconnect["d"]["notice"]["away_s"] > clocks.DEFAULT_GRACE_MS // 1000
     match.refresh_from_db()
     assert match.clock["offline"][seat] is None
     assert not clocks.played_for(match.clock, clocks.of_match(match), seat, 10**15)
@@ -100,6 +101,37 @@ def test_past_its_grace_a_disconnected_seat_is_played_at_once_and_back_with_its_
     assert notice == {"type": "reconnected", "seat": seat, "back": True}
     match.refresh_from_db()
     assert not match.clock["absent"][seat] and match.clock["timeouts"][seat] == 0
+
+
+@pytest.mark.parametrize("profile", ["normal", "daily"])
+def test_a_reload_within_the_grace_writes_nothing_in_the_log_and_a_real_disconnection_one_line(
+    start_table, profile
+):
+    """A reload, a page change or a language switch closes the seat's last socket and opens another at once:
+    nothing for the log. Back after at least the grace (the default one on turn-based tables), one line."""
+    match, _users = start_table("perudo", 2, time_control=profile)
+    grace = timedelta(milliseconds=presence.real_absence_ms(clocks.of_match(match)))
+    _connect(match, 0, +1)
+    for _reload in range(3):
+        closed = _frame(_connect(match, 0, -1), match)
+        assert closed["d"]["notice"] is None and closed["d"]["players"][0]["online"] is False
+        match.refresh_from_db()
+        went = _moment(match.clock["offline"][0])
+        back = _frame(_connect(match, 0, +1, now=went + grace - timedelta(milliseconds=1)), match)
+        assert back["d"]["notice"] is None and back["d"]["players"][0]["online"] is True
+    assert not PresenceNotice.objects.filter(match=match).exists()
+
+    _connect(match, 0, -1)
+    match.refresh_from_db()
+    went = _moment(match.clock["offline"][0])
+    back = _frame(_connect(match, 0, +1, now=went + grace), match)
+    notice = {"type": "reconnected", "seat": 0, "away_s": grace // timedelta(seconds=1)}
+    assert back["d"]["notice"] == notice
+    assert [row.notice for row in PresenceNotice.objects.filter(match=match)] == [notice]
+
+
+def _moment(epoch_ms):
+    return datetime.fromtimestamp(epoch_ms / 1000, tz=UTC)
 
 
 def _deadline(match):

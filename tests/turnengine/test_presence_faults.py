@@ -175,9 +175,8 @@ def test_a_killed_daphne_leaves_no_one_online_and_its_players_come_back_on_the_o
         assert clocks.deadlines(current.clock, clocks.of_match(current))[awaited] == grace_end
         told = set()
         while told != set(on_doomed):
-            notice = (await _next(sockets[stayer], "presence"))["d"]["notice"]
-            if notice and notice["type"] == "disconnected":
-                told.add(notice["seat"])
+            players = (await _next(sockets[stayer], "presence"))["d"]["players"]
+            told |= {player["seat"] for player in players if not player["online"]}
         players = {p["seat"]: p["online"] for p in (await _snapshot(sockets[stayer]))["d"]["players"]}
         assert players == {seat: seat == stayer for seat in range(3)}
 

@@ -71,14 +71,14 @@ async def test_each_socket_is_a_row_of_this_process_and_a_failed_close_is_settle
     monkeypatch.setattr(presence, "connection_close", real_close)
     # ... and a tick settles it (nothing else could): seat 0 offline, the other player told.
     frame = await receive_until(other, "presence")
-    while frame["d"]["notice"] is None:  # a presence frame of the openings, late through Redis, may come first
+    while frame["d"]["players"][0]["online"]:  # a presence frame of the openings, late through Redis, may come first
         frame = await receive_until(other, "presence")
-    assert frame["d"]["notice"] == {"type": "disconnected", "seat": 0}
+    assert frame["d"]["players"][0]["offline_since"] is not None
     assert await _counts(match.pk) == {0: 0, 1: 1}
 
     reloaded, _ = await connect(f"/ws/match/{match.pk}/", users[1])
     snapshot = await receive_until(reloaded, "view")
-    assert {"type": "disconnected", "seat": 0} in snapshot["d"]["events"]
+    assert snapshot["d"]["players"][0]["online"] is False
     await reloaded.disconnect()
     await other.disconnect()
     await _until(lambda: _no_rows(match.pk))

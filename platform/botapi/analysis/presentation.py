@@ -7,6 +7,7 @@ from botapi.analysis.schedule import request_analysis
 from botapi.analysis.store import analysis_for
 from botapi.analysis.words import has_analysis, in_words
 from turnengine.models import Match
+from turnengine.played_for import computer_played_steps
 
 
 def analysis_shown(*, match: Match) -> bool:
@@ -22,4 +23,4 @@ def analysis_context(*, match: Match) -> dict | None:
         request_analysis(match_id=match.pk)  # an older match: computed on demand
         return None
     names = {seat.index: seat.user.username for seat in match.seats.select_related("user")}
-    return {"data": analysis.data, **in_words(match.game, analysis.data, names)}
+    return {"data": analysis.data, **in_words(match.game, analysis.data, names, computer_played_steps(match))}

@@ -17,9 +17,12 @@ has both modules; ``botapi.checks`` reports one without the other.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Collection
 from functools import cache
 from types import ModuleType
 
+from django.utils.translation import gettext
 from tapete_sdk import registry
 
 from turnengine import game_app
@@ -37,22 +40,43 @@ def has_analysis(game: str) -> bool:
     return registry.analysis(game) is not None and words_of(game) is not None
 
 
-def in_words(game: str, data: dict, names: dict[int, str]) -> dict:
+def in_words(game: str, data: dict, names: dict[int, str], computer_steps: Collection[int] = ()) -> dict:
     """The analysis ``data`` of a match of ``game`` in the current language: its ``summary`` lines, a note per
-    analysed move (``notes``: step, version, seat, text) and its ``highlights`` (version, text)."""
+    analysed move (``notes``: step, version, seat, text, ``computer``, ``part`` and ``parts``) and its
+    ``highlights`` (version, text).
+
+    A move of ``computer_steps`` was the computer's, played for a seat whose player was away: its note says so. A
+    replay step (a version) may hold several moves, a player's and those the computer then played for absent seats:
+    their notes are numbered within the step (``part`` of ``parts``), never two alike."""
     words = words_of(game)
     highlights = getattr(words, "highlights", None)
-    return {
-        "summary": words.summary(data, names),
-        "notes": [
+    per_version = Counter(move["version"] for move in data["moves"])
+    seen: Counter = Counter()
+    notes = []
+    for move in data["moves"]:
+        seen[move["version"]] += 1
+        text = words.note(move, names)
+        computer = move["step"] in computer_steps
+        if computer:
+            name = names.get(move["seat"], "?")
+            text = gettext("Played by the computer for %(name)s, who was away: %(note)s") % {
+                "name": name,
+                "note": text,
+            }
+        notes.append(
             {
                 "step": move["step"],
                 "version": move["version"],
                 "seat": move["seat"],
-                "text": words.note(move, names),
+                "text": text,
+                "computer": computer,
+                "part": seen[move["version"]],
+                "parts": per_version[move["version"]],
             }
-            for move in data["moves"]
-        ],
+        )
+    return {
+        "summary": words.summary(data, names),
+        "notes": notes,
         "highlights": highlights(data, names) if highlights else [],
     }
 

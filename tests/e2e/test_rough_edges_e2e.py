@@ -1,0 +1,218 @@
+"""The players' rough edges of issue 35, in the real browser, in English, French and Italian, at the four sizes
+(1280x800, 1440x900, 375x812, 812x375), several checks on each page load:
+
+* no text is clipped: a text element whose content is wider than its box fails (``CHECK_CLIPPING``), unless it is
+  meant to end in an ellipsis and carries its whole text in its title or spoken label;
+* at each game's busiest turn (Perudo's Dudo in the round after a reveal at four players, Spicy's ninth card
+  with a card to answer), every control is in view and uncovered (the layout test's ``CHECK_LAYOUT``), and the
+  sound toggle has a visible label;
+* Spicy: picking a card opens the declarations without pushing the status line out of view;
+* a refused creation form opens on its error summary (focused, in view), and its submit button is in view;
+* a replay opens on the board, its result one button away;
+* How to play draws the Paco as the table does (a toucan).
+
+One browser context per language; the tables are set up through the services. Screenshots:
+``test-artifacts/edges-*.png``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from botapi.analysis.store import analysis_compute
+from tests.conftest import GAME_KEYS, play_to_the_end
+from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.test_table_layout_e2e import (
+    BUSIEST,
+    CHECK_LAYOUT,
+    OWN_PIECES,
+    SIZES,
+    _awaited,
+    _open,
+    _table,
+)
+
+pytestmark = [pytest.mark.e2e, pytest.mark.frontend]
+
+LANGUAGES = ["en", "fr", "it"]
+PHONES = [size for size in SIZES if size[0] < 900]
+
+# Text elements whose content is wider than their box. An element meant to end in an ellipsis is fine when its
+# whole text is in its own (or an ancestor's) title or aria-label; boxes that scroll on purpose are skipped.
+CHECK_CLIPPING = """() => {
+  const problems = [];
+  const visible = (node) => node.checkVisibility({ checkVisibilityCSS: true, checkOpacity: true });
+  const words = (text) => text.toLowerCase().split(/[^\\p{L}\\p{N}]+/u).filter(Boolean);
+  // Whether every word of an ellipsized text is in a title or spoken label around it (the element's own, an
+  // ancestor's, or a visually hidden text of the ancestor that holds both).
+  const spoken = (node, whole) => {
+    for (let around = node; around && around !== document.body; around = around.parentElement) {
+      const said = [around.getAttribute("title"), around.getAttribute("aria-label"),
+        ...[...around.querySelectorAll(":scope > .visually-hidden")].map((hidden) => hidden.textContent)].join(" ");
+      const known = new Set(words(said));
+      if (known.size && words(whole).every((word) => known.has(word))) return true;
+    }
+    return false;
+  };
+  for (const node of document.querySelectorAll("body *")) {
+    if (node.closest("svg, script, style, select, option, textarea, .visually-hidden, [hidden]")) continue;
+    const text = [...node.childNodes].filter((c) => c.nodeType === Node.TEXT_NODE).map((c) => c.textContent).join("").trim();
+    if (!text || node.clientWidth === 0 || !visible(node)) continue;
+    const style = getComputedStyle(node);
+    if (/(auto|scroll)/.test(style.overflowX) || style.position === "absolute" && style.clip !== "auto") continue;
+    if (node.scrollWidth <= node.clientWidth + 1) continue;
+    const whole = node.textContent.trim();
+    if (style.textOverflow === "ellipsis" && spoken(node, whole)) continue;
+    problems.push(`${node.tagName.toLowerCase()}.${node.className.baseVal ?? node.className} "${whole.slice(0, 40)}" ${node.scrollWidth}>${node.clientWidth}`);
+  }
+  return problems;
+}"""
+
+# The sound toggle says what it is on the screen: its word, or its note where the word does not fit.
+SOUND_LABEL_SHOWN = """() => [...document.querySelectorAll(".sound-toggle :is(.sound-label, .sound-icon)")]
+  .some((node) => node.getBoundingClientRect().width > 4 && node.checkVisibility({ checkVisibilityCSS: true }))"""
+
+IN_VIEW = """(selector) => { const box = document.querySelector(selector).getBoundingClientRect();
+  return box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth; }"""
+
+UNCOVERED = """(selector) => { const node = document.querySelector(selector), box = node.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return !!hit && (hit === node || node.contains(hit)); }"""
+
+
+@pytest.fixture
+def users(make_user, transactional_db):
+    return make_user
+
+
+def _context(browser, live_url, language, user=None):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_url, locale=language)
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_url}])
+    if user is not None:
+        client = Client()
+        client.force_login(user)
+        context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_url}])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return context, page, errors
+
+
+def _sizes(page):
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
+        yield width, height
+
+
+def _no_clipping(page, where):
+    problems = page.evaluate(CHECK_CLIPPING)
+    assert not problems, f"clipped text on {where}: {problems}"
+
+
+def _busiest_table(browser, live_url, users, language, game):
+    players, options, reach = BUSIEST[game]
+    match, seated = _table(users, game, players=players, options=options)
+    reach(match, seated)
+    context, page, errors = _context(browser, live_url, language, seated[_awaited(match)])
+    try:
+        _open(page, match)
+        for width, height in _sizes(page):
+            where = f"the {game} table in {language} at {width}x{height}"
+            page.screenshot(path=str(ARTIFACTS / f"edges-{game}-{language}-{width}x{height}.png"))
+            report = page.evaluate(CHECK_LAYOUT, [OWN_PIECES[game], players])
+            assert not report["problems"], f"{where}: {report['problems']}"
+            _no_clipping(page, where)
+            assert page.evaluate(SOUND_LABEL_SHOWN), f"the sound toggle has no visible label on {where}"
+        if game == "spicy":
+            for width, height in PHONES:  # the declarations open under the hand; the status line stays in view
+                page.set_viewport_size({"width": width, "height": height})
+                page.locator(".spicy-hand button.spicy-card:not([disabled])").first.click()  # picks or unpicks
+                if not page.is_visible(".spicy-picker"):
+                    page.locator(".spicy-hand button.spicy-card:not([disabled])").first.click()
+                page.wait_for_selector(".spicy-picker")
+                page.screenshot(path=str(ARTIFACTS / f"edges-spicy-picker-{language}-{width}x{height}.png"))
+                where = f"Spicy's picker in {language} at {width}x{height}"
+                assert page.evaluate(IN_VIEW, "[data-status]"), f"the status line left the view: {where}"
+                assert page.evaluate(UNCOVERED, "[data-status]"), f"the status line is covered: {where}"
+                _no_clipping(page, where)
+        assert not errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_busiest_turns_fit_unclipped_in_every_language_and_size(browser, live_url, users, language):
+    for game in BUSIEST:
+        _busiest_table(browser, live_url, users, language, game)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_forms_replay_and_how_to_play_in_every_language_and_size(browser, live_url, users, language):
+    player = users()
+    match, seated = _table(users, "perudo")
+    match = play_to_the_end(match, seated)
+    analysis_compute(match_id=match.pk)
+    context, page, errors = _context(browser, live_url, language, seated[0])
+    try:
+        page.goto("/")
+        for width, height in _sizes(page):
+            _no_clipping(page, f"the home page in {language} at {width}x{height}")
+
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(f"/table/{match.pk}/replay/")
+        page.wait_for_selector("[data-board] > *")
+        for width, height in _sizes(page):
+            where = f"the replay in {language} at {width}x{height}"
+            page.screenshot(path=str(ARTIFACTS / f"edges-replay-{language}-{width}x{height}.png"))
+            assert page.locator("[data-board] > *").bounding_box()["height"] > 100, f"no board on {where}"
+            assert not page.is_visible("[data-result-layer]"), f"the result covers {where}"
+            assert page.evaluate(IN_VIEW, "[data-show-result]"), f"no Result button in view on {where}"
+            _no_clipping(page, where)
+        page.click("[data-show-result]")
+        assert page.is_visible("[data-result] tbody tr")
+
+        page.goto("/how-to-play/perudo/")
+        paco = page.locator('.pictures svg[data-face="1"]')
+        assert paco.locator("[data-toucan]").count() == 1 and paco.locator("polygon").count() == 0
+        for width, height in _sizes(page):
+            _no_clipping(page, f"How to play Perudo in {language} at {width}x{height}")
+
+        context.clear_cookies()  # the forms as a registered player (the rating range needs a ranked table)
+        context.add_cookies([{"name": "django_language", "value": language, "url": live_url}])
+        client = Client()
+        client.force_login(player)
+        context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_url}])
+        for game in GAME_KEYS:
+            for width, height in SIZES:
+                page.set_viewport_size({"width": width, "height": height})
+                _refused_form(page, game, language, width, height)
+        assert not errors
+    finally:
+        context.close()
+
+
+def _refused_form(page, game, language, width, height):
+    """Open the creation form, send a rating range the wrong way round; the page opens on its error summary."""
+    where = f"the {game} form in {language} at {width}x{height}"
+    page.goto(f"/play/{game}/")
+    if (width, height) == SIZES[0]:  # a laptop: the submit button is in view before anything is sent
+        assert page.evaluate(IN_VIEW, ".table-form [type=submit]"), f"no submit button in view on {where}"
+    page.evaluate("""() => { const form = document.querySelector(".table-form");
+      form.querySelector("details.custom-options").open = true;
+      form.querySelector("[name=ranked]").checked = true;
+      form.querySelector("[name=min_rating]").value = "1600";
+      form.querySelector("[name=max_rating]").value = "1400";
+      form.querySelector("[type=submit]").click(); }""")
+    page.wait_for_selector("[data-error-summary]")
+    page.wait_for_function("document.activeElement && document.activeElement.matches('[data-error-summary]')")
+    assert page.evaluate(IN_VIEW, "[data-error-summary]"), f"the error summary is out of view on {where}"
+    assert page.evaluate(UNCOVERED, "[data-error-summary] h3"), f"the error summary is covered on {where}"
+    assert page.evaluate(IN_VIEW, ".table-form [type=submit]"), f"no submit button in view on {where}"
+    _no_clipping(page, where)
+    if game == "perudo":
+        page.screenshot(path=str(ARTIFACTS / f"edges-form-{language}-{width}x{height}.png"))
+    page.click("[data-error-summary] a")  # the summary's link goes to the field
+    assert page.evaluate("document.activeElement.name") == "max_rating"

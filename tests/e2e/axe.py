@@ -16,7 +16,7 @@ def axe_violations(page, *, exclude: list[str] | None = None) -> list[dict]:
     # Colours are measured as drawn: let the running animations end first (a reveal fading in has, for a moment,
     # too little contrast), all but the endless ones (a pulsing mark).
     page.wait_for_function(
-        "document.getAnimations().every((a) => a.playState !== 'running'"
+        "() => document.getAnimations().every((a) => a.playState !== 'running'"
         " || a.effect.getComputedTiming().endTime === Infinity)"
     )
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):

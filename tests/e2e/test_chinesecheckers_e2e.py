@@ -111,7 +111,7 @@ def test_players_click_their_way_to_a_two_hop_chain(new_player):
         assert other.locator(".cc-trail").get_attribute("data-landings") == str(len(chain["path"]))
     guest.locator(".cc-control").first.wait_for()  # the guest's turn now
     for page in pages.values():
-        page.wait_for_function("!document.querySelector('.cc-moving')")  # the hop animation has ended
+        page.wait_for_function("() => !document.querySelector('.cc-moving')")  # the hop animation has ended
     screenshot(host, "chinesecheckers-desktop-host")
     screenshot(guest, "chinesecheckers-desktop-guest")
 

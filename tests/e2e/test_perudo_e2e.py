@@ -40,7 +40,7 @@ def _bid(page, quantity: int, face: int) -> None:
 
 def _settled(page):
     """Let the reveal and roll animations finish before a screenshot."""
-    page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')")
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
     return page
 
 

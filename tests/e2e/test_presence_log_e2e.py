@@ -24,7 +24,7 @@ def _log_lines(page) -> list[str]:
 
 
 def _online(page, seat: int) -> None:
-    page.wait_for_function(f"document.querySelector(\"[data-conn-seat='{seat}']\").textContent === ''")
+    page.wait_for_function(f"() => document.querySelector(\"[data-conn-seat='{seat}']\").textContent === ''")
 
 
 def test_reloads_write_nothing_and_a_real_disconnection_one_line_that_survives_a_reload(
@@ -44,7 +44,7 @@ def test_reloads_write_nothing_and_a_real_disconnection_one_line_that_survives_a
             mover.wait_for_selector("[data-board] > *")
         for language in ("it", "en"):
             mover.select_option("#language", language)
-            mover.wait_for_function(f"document.documentElement.lang === '{language}'")
+            mover.wait_for_function(f"() => document.documentElement.lang === '{language}'")
             mover.wait_for_selector("[data-board] > *")
         _online(page, 0)
         assert _log_lines(page) == [] and _log_lines(mover) == []
@@ -52,7 +52,7 @@ def test_reloads_write_nothing_and_a_real_disconnection_one_line_that_survives_a
         # Away for longer than the grace, then back.
         mover.goto("/")
         page.wait_for_function(
-            "document.querySelector(\"[data-conn-seat='0']\").textContent.includes('reconnecting')"
+            "() => document.querySelector(\"[data-conn-seat='0']\").textContent.includes('reconnecting')"
         )
         page.wait_for_timeout(GRACE_SECONDS * 1000 + 500)
         mover.goto(f"/table/{match.pk}/")

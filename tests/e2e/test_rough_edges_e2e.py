@@ -207,7 +207,7 @@ def _refused_form(page, game, language, width, height):
       form.querySelector("[name=max_rating]").value = "1400";
       form.querySelector("[type=submit]").click(); }""")
     page.wait_for_selector("[data-error-summary]")
-    page.wait_for_function("document.activeElement && document.activeElement.matches('[data-error-summary]')")
+    page.wait_for_function("() => document.activeElement && document.activeElement.matches('[data-error-summary]')")
     assert page.evaluate(IN_VIEW, "[data-error-summary]"), f"the error summary is out of view on {where}"
     assert page.evaluate(UNCOVERED, "[data-error-summary] h3"), f"the error summary is covered on {where}"
     assert page.evaluate(IN_VIEW, ".table-form [type=submit]"), f"no submit button in view on {where}"

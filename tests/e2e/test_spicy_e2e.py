@@ -38,7 +38,7 @@ def play_first_card(page) -> tuple[str, str]:
 def settle(page) -> None:
     """Let the reveal and landing animations finish before a screenshot."""
     page.wait_for_function(
-        "document.getAnimations().every((a) => !(a instanceof CSSAnimation) || a.playState !== 'running')"
+        "() => document.getAnimations().every((a) => !(a instanceof CSSAnimation) || a.playState !== 'running')"
     )
 
 

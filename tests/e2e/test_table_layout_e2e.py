@@ -112,7 +112,7 @@ def _awaited(match):
 def _open(page, match):
     page.goto(f"/table/{match.pk}/")
     page.wait_for_selector("[data-board] > *")
-    page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')")
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
 
 
 def _check_all_sizes(page, game, state, players=2):
@@ -359,17 +359,17 @@ def test_a_closed_browser_shows_in_words_and_the_computer_plays_after_the_grace(
         _open(gone_page, match)
         _open(page, match)
         conn = f"[data-conn-seat='{gone_seat}']"
-        page.wait_for_function(f"document.querySelector(\"{conn}\").textContent === ''")
+        page.wait_for_function(f"() => document.querySelector(\"{conn}\").textContent === ''")
         assert "0:03" in page.inner_text("[data-grace-note]")
         gone_context.close()
         page.wait_for_function(
-            f"document.querySelector(\"{conn}\").textContent.includes('reconnecting')", timeout=5000
+            f"() => document.querySelector(\"{conn}\").textContent.includes('reconnecting')", timeout=5000
         )
         # the grace runs out: the computer moves for the absent seat, and it is the other player's turn
         page.wait_for_selector(".cc-control", timeout=15_000)
         assert "the computer played for them" in page.inner_text("[data-log]")
         page.wait_for_function(
-            f"document.querySelector(\"{conn}\").textContent.includes('disconnected since')", timeout=8000
+            f"() => document.querySelector(\"{conn}\").textContent.includes('disconnected since')", timeout=8000
         )
         match.refresh_from_db()
         assert match.rules.awaited(match.state) == {1 - gone_seat}

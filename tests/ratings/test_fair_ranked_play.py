@@ -151,9 +151,12 @@ def test_a_ranked_rematch_leaves_the_seat_of_an_old_computer_player_open(make_us
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="a race of real transactions needs PostgreSQL")
-def test_a_join_racing_a_conversion_to_a_bot_account_never_seats_a_bot_at_a_ranked_table(make_user, api_for):
+def test_a_join_racing_a_conversion_to_a_bot_account_never_seats_a_bot_at_a_ranked_table(
+    make_user, api_for, settings
+):
     """The issue's race, through the Bot API, many times: "join this ranked table" and "turn this account into a bot
     account" sent at the same moment. Exactly one of them succeeds, and no bot account ever sits there."""
+    settings.TAPETE_TABLES_PER_USER = "100/m"  # one host opens the twenty tables
     host = make_user()
     for _ in range(20):
         match = lobby.table_create(user=host, game="perudo", num_players=2, options={}, ranked=True)

@@ -1,4 +1,4 @@
-"""Every translation catalogue is complete and current: Django's ``makemessages`` is run, as the README says, on a
+"""Every translation catalogue is complete and current: Django's ``makemessages`` is run, as docs/languages.md says, on a
 copy of the site's and each game's catalogues, and the result must hold a French and an Italian translation for
 every string marked in the code, none fuzzy, and no entry left over from a string the code no longer has. A string
 marked for translation but never added to a catalogue, or a catalogue not refreshed after a change, fails here.

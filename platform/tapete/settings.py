@@ -1,15 +1,15 @@
 """Django settings for Tapete.
 
-Two running modes, chosen by the environment (README, "Running on PostgreSQL and Redis"):
+Two running modes, chosen by the environment (docs/deploy.md, "Running on PostgreSQL and Redis"):
 
 * **Embedded default** (nothing to install): SQLite in ``var/`` (IMMEDIATE transactions, so writers queue instead of
   failing), the in-memory channel layer, and Celery on kombu's SQLAlchemy transport over a SQLite file in ``var/``.
 * **Real services**: ``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL`` switch to PostgreSQL, the Redis pub/sub channel
   layer and the Redis Celery broker, so several ASGI processes and Celery workers can share them.
 
-Production (README "Production", deploy/): ``DJANGO_DEBUG=false`` makes the secret key and host names required,
+Production (docs/deploy.md, deploy/): ``DJANGO_DEBUG=false`` makes the secret key and host names required,
 ``TAPETE_HTTPS=true`` the HTTPS settings; ``TAPETE_INSTANCE`` (default: the database's name) prefixes everything the
-site puts in Redis. The README's "Settings" table lists every variable.
+site puts in Redis. The "Settings" table of docs/deploy.md lists every variable.
 """
 
 import os
@@ -35,7 +35,7 @@ def env_list(name: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
 
 
-# --- Production: with debug off nothing falls back to a development value (see the README's "Production"). ---
+# --- Production: with debug off nothing falls back to a development value (see docs/deploy.md). ---
 DEBUG = env_flag("DJANGO_DEBUG", True)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS")

@@ -12,7 +12,7 @@ The game's rules are ``RULES`` in its module ``rules``, its computer players ``L
 post-game analysis ``analyse`` in its module ``analysis`` (``tapete_sdk.plugin.PostGameAnalysis``) and that
 analysis in words in its module ``analysis_words`` (``botapi.analysis.words``), each but the rules optional: a
 game without such a module has none. A subclass may name other modules, or set one to ``None``. Its templates and
-static files sit in folders named after its key (``RULES.key``), as ``README.md`` says ("A game is one folder").
+static files sit in folders named after its key (``RULES.key``), as ``docs/games.md`` says ("A game is one folder").
 """
 
 from django.apps import AppConfig, apps

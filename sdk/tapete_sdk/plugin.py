@@ -6,7 +6,7 @@ a bot author or researcher can ``import games.perudo.rules`` and play without th
 
 A game is one folder: its package holds ``rules.py`` (``RULES``), optionally its computer players (``LEVELS``, loaded
 by :mod:`tapete_sdk.registry`), its two-line ``apps.py`` (:mod:`turnengine.game_app`), its board assets and pages
-(README, "A game is one folder"). What the site needs to know about it, the game declares on ``RULES``, each with a
+(docs/games.md, "A game is one folder"). What the site needs to know about it, the game declares on ``RULES``, each with a
 default so that a minimal game declares nothing: its player counts (:func:`player_counts_of`), rating pools
 (:func:`rating_pools_of`), presets (:func:`presets_of`), the seats of a "Play now" table (:func:`play_now_players`)
 and the sentences of its option errors (:func:`option_errors_of`). A game may also have a post-game analysis, a
@@ -372,7 +372,7 @@ class PostGameAnalysis(Protocol):
     """A game's post-game analysis, if it has one: the module ``analysis`` of its package, loaded by
     :func:`tapete_sdk.registry.load` as its computer players are (the site's app config may name another module).
     It is pure, like the rules: it counts, and the site puts the counts into words in the reader's language (the
-    game's module ``analysis_words``: README, "A game is one folder"). A game without one simply has no analysis.
+    game's module ``analysis_words``: docs/games.md, "A game is one folder"). A game without one simply has no analysis.
 
     ``analyse`` is called once a match is over, when every roll and deal in its log is public. ``log`` is the whole
     log in order, chance steps included, as :data:`LogRow` rows: ``step`` numbers the actions, ``version`` is the

@@ -18,6 +18,12 @@ from botapi.models import BotAccount
 from turnengine.models import Match, Seat
 
 
+def is_bot_account(user) -> bool:
+    """A bot account, played by its owner's program (the lobby asks through the check ``BotApiConfig.ready``
+    installs: ``lobby.services.is_bot_account``)."""
+    return BotAccount.objects.filter(user_id=user.pk).exists()
+
+
 class BotAccountError(BotApiRefusal):
     """An account that cannot become a bot account (why: ``bot_account_refusal``)."""
 

@@ -9,11 +9,12 @@ refusal).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.db import IntegrityError, transaction
 from tapete_sdk import registry
 from tapete_sdk.plugin import InvalidOptions, play_now_players
 
-from botapi.models import BotAccount
 from lobby.errors import LobbyError
 from moderation.sanctions import is_locked_out
 from moderation.services import network_notices_for
@@ -147,10 +148,19 @@ def table_add_bot(*, user, match_id: int, level: str, seat: int | None = None) -
         return Seat.objects.create(match=match, index=seat, user=robot)
 
 
+_program_check: Callable[[object], bool] | None = None
+
+
+def install_program_check(check: Callable[[object], bool]) -> None:
+    """The Bot API's answer to "is this account played by a program?" (``BotApiConfig.ready``)."""
+    global _program_check
+    _program_check = check
+
+
 def is_bot_account(user) -> bool:
-    """A bot account played by its owner's program (not one of the site's computer players): see
-    ``botapi.accounts``."""
-    return BotAccount.objects.filter(user_id=user.pk).exists()
+    """A bot account played by its owner's program (not one of the site's computer players), as the Bot API's
+    installed check says (``botapi.accounts.is_bot_account``); without the Bot API there is none."""
+    return _program_check is not None and _program_check(user)
 
 
 def may_sit(*, user, match: Match) -> bool:

@@ -1,4 +1,5 @@
-"""The turn engine's app: on start, its Celery tasks are registered in every process."""
+"""The turn engine's app: on start, its Celery tasks are registered in every process and the installed games with
+the SDK's registry (``turnengine.game_app``)."""
 
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
@@ -9,4 +10,6 @@ class TurnEngineConfig(AppConfig):
     verbose_name = _("Turn engine")
 
     def ready(self) -> None:
-        from turnengine import tasks  # noqa: F401  (registered with Celery in every process: turnengine.jobs)
+        from turnengine import game_app, tasks  # noqa: F401  (tasks: registered with Celery in every process)
+
+        game_app.register_installed_games()

@@ -13,8 +13,8 @@ from tapete_sdk import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [rules.key for rules in registry.all_games()]
-# A game's Django side: apps.py (it registers the game with the site) and analysis_words.py (its post-game analysis
-# in words, with Django's gettext). Everything else must be pure.
+# A game's Django side: analysis_words.py (its post-game analysis in words, with Django's gettext), and the test-only
+# game's apps.py, which names its computer players' module. Everything else must be pure.
 SITE_SIDE = {"apps.py", "analysis_words.py"}
 
 
@@ -61,3 +61,19 @@ def test_importing_a_rules_module_imports_no_django(game):
         check=True,
         env={"PYTHONPATH": f"{ROOT / 'platform'}:{ROOT}", "PATH": "/usr/bin:/bin"},
     )
+
+
+PLATFORM_PACKAGES = {path.name for path in (ROOT / "platform").iterdir() if (path / "__init__.py").exists()}
+
+
+def test_the_games_import_nothing_of_the_platform():
+    """The games ship as their own distribution (tapete-games), where the platform is absent: not even their Django
+    side imports it (the site finds a game by its module ``rules``, and ``percent`` is the SDK's)."""
+    assert {"turnengine", "botapi", "tapete"} <= PLATFORM_PACKAGES
+    found = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in sorted((ROOT / "games").rglob("*.py"))
+        for name in imported_modules(path)
+        if name.split(".")[0] in PLATFORM_PACKAGES
+    ]
+    assert found == []

@@ -8,8 +8,8 @@ from __future__ import annotations
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+from tapete_sdk.plugin import percent
 
-from botapi.analysis.words import percent
 from games.perudo.bidding import PACO
 
 NOTES = {

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-
-from botapi.analysis.words import percent
+from tapete_sdk.plugin import percent
 
 SPICES = {"chili": gettext_lazy("chili"), "wasabi": gettext_lazy("wasabi"), "pepper": gettext_lazy("pepper")}
 

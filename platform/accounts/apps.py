@@ -1,4 +1,5 @@
-"""The accounts app: on start, failed log-ins are counted (``accounts.login``)."""
+"""The accounts app: on start, failed log-ins are counted and admin's log-in page gets the same limits as the
+site's (``accounts.login``)."""
 
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
@@ -9,8 +10,10 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self) -> None:
+        from django.contrib import admin
         from django.contrib.auth.signals import user_login_failed
 
-        from accounts.login import count_failed_login
+        from accounts.login import AdminLoginForm, count_failed_login
 
         user_login_failed.connect(count_failed_login, dispatch_uid="accounts.count_failed_login")
+        admin.site.login_form = AdminLoginForm  # the failed log-in limits hold on admin's log-in page too

@@ -20,6 +20,12 @@ from botapi.models import BotAccount
 from turnengine.models import Match, Seat
 
 
+def is_bot_account(user) -> bool:
+    """A bot account, played by its owner's program (the engine and the lobby ask through the check ``BotApiConfig.ready``
+    installs: ``turnengine.programs.is_bot_account``)."""
+    return BotAccount.objects.filter(user_id=user.pk).exists()
+
+
 class BotAccountError(BotApiRefusal):
     """An account that cannot become a bot account (why: ``bot_account_refusal``)."""
 

@@ -4,18 +4,18 @@ a game author is told at start rather than left wondering."""
 
 from __future__ import annotations
 
-from django.apps import apps
 from django.core import checks
 from tapete_sdk import registry
 
-from turnengine.game_app import GameAppConfig
+from turnengine.game_app import installed_games
 
 
 def analysis_has_both_halves(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
     """Registered by the app config (``BotApiConfig.ready``)."""
     problems = []
-    for config in app_configs or apps.get_app_configs():
-        if not isinstance(config, GameAppConfig):
+    names = None if app_configs is None else {config.name for config in app_configs}
+    for config in installed_games():
+        if names is not None and config.name not in names:
             continue
         numbers = registry.analysis(config.key) is not None
         words = registry.optional_module(config.name, config.analysis_words) is not None
@@ -25,7 +25,7 @@ def analysis_has_both_halves(app_configs=None, **kwargs) -> list[checks.CheckMes
                 checks.Error(
                     f"{config.name} has a module {present} but no module {missing}: the site shows no analysis.",
                     hint="A post-game analysis needs both (see botapi.analysis.words).",
-                    obj=config,
+                    obj=config.name,
                     id="botapi.E001",
                 )
             )

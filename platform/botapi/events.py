@@ -24,7 +24,7 @@ import asyncio
 from channels.db import database_sync_to_async
 from realtime.sockets import CLOSE_SUSPENDED, CLOSE_UNAUTHENTICATED, FrameSocket
 
-from lobby.services import is_bot_account
+from botapi.accounts import is_bot_account
 from moderation.sanctions import is_locked_out, user_group
 from turnengine.models import Match, Seat
 from turnengine.table_notices import EVENTS_GROUP, challenge_event

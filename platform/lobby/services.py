@@ -13,7 +13,6 @@ from django.db import IntegrityError, transaction
 from tapete_sdk import registry
 from tapete_sdk.plugin import InvalidOptions, play_now_players
 
-from botapi.models import BotAccount
 from lobby.errors import LobbyError, TooManyTables
 from moderation.sanctions import is_locked_out
 from moderation.services import network_notices_for
@@ -21,6 +20,7 @@ from ratings.selectors import match_pool, rating_value
 from turnengine import bot_seats, clocks, services, writer
 from turnengine.errors import EngineError
 from turnengine.models import Match, Seat
+from turnengine.programs import is_bot_account
 from turnengine.updates import Update
 from web import throttle
 
@@ -160,12 +160,6 @@ def table_add_bot(*, user, match_id: int, level: str, seat: int | None = None) -
         match.bot_seats = sorted([*match.bot_seats, seat])
         change.commit(changed=("bot_seats",))
         return taken_seat
-
-
-def is_bot_account(user) -> bool:
-    """A bot account played by its owner's program (not one of the site's computer players): see
-    ``botapi.accounts``."""
-    return BotAccount.objects.filter(user_id=user.pk).exists()
 
 
 def seat_player(match: Match, *, user, index: int, ip_address: str | None = None) -> Seat:

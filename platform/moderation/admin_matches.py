@@ -1,7 +1,8 @@
-"""Read-only admin pages for matches, their action log and chat. A match's page is written for moderators: the log
-as sentences (the players' own log text, with every seat's secrets revealed, the connection lines, and the moves
-the computer played for an absent player marked as such), the chat with hide buttons, the seats with their IP
-addresses and abandonments, the match's rating changes, and the raw state and seed folded below.
+"""Read-only admin pages for matches, their action log and chat (registered by ``ModerationConfig.ready``). A
+match's page is written for moderators: the log as sentences (the players' own log text, with every seat's secrets
+revealed, the connection lines, and the moves the computer played for an absent player marked as such), the chat
+with hide buttons, the seats with their IP addresses and abandonments, the match's rating changes, and the raw state
+and seed folded below.
 Abort, reverse and hide go through the moderators' confirmation page (``moderation.admin_actions``)."""
 
 import json

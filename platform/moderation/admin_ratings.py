@@ -1,4 +1,4 @@
-"""Ratings in Django admin: every change visible, ratings read-only, and the reversal of a match's ratings through
+"""Ratings in Django admin (registered by ``ModerationConfig.ready``): every change visible, ratings read-only, and the reversal of a match's ratings through
 the moderators' audited confirmation page (``moderation.admin_actions``)."""
 
 from django.contrib import admin

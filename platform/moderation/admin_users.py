@@ -1,4 +1,4 @@
-"""Players in admin: superusers edit accounts; moderators see them (never their password), open their moderation
+"""Players in admin (registered by ``ModerationConfig.ready``): superusers edit accounts; moderators see them (never their password), open their moderation
 page (``moderation.player_page``) and sanction them through the confirmation page."""
 
 from django.contrib import admin
@@ -7,7 +7,6 @@ from django.urls import path
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from accounts.login import AdminLoginForm
 from accounts.models import User
 from moderation.admin import SanctionActionsMixin, player_page_url
 from moderation.player_page import player_page
@@ -44,6 +43,3 @@ class UserAdmin(SanctionActionsMixin, DjangoUserAdmin):
                 for name, options in fieldsets
             ]
         return fieldsets
-
-
-admin.site.login_form = AdminLoginForm  # the failed log-in limits hold on admin's log-in page too

@@ -64,6 +64,13 @@ def mute_reason(user) -> str | None:
     return None if mute is None else sanction_message(mute, user_zone(user))
 
 
+def lockout_reason(user) -> str | None:
+    """Why ``user``, whose password was right, may not log in (the suspension or ban in force), or None: the site's
+    log-in form's explanation (``accounts.login``, installed by ``ModerationConfig.ready``)."""
+    sanction = active_sanction(user=user, kinds=LOCKOUT_KINDS)
+    return None if sanction is None else sanction_message(sanction, user_zone(user))
+
+
 def user_zone(user) -> ZoneInfo:
     """The player's stored zone, else the active one (the browser's on a page, the site's on a websocket)."""
     return zone_named(getattr(user, "time_zone", "")) or timezone.get_current_timezone()

@@ -41,13 +41,13 @@ from django.db import transaction
 from django.utils import timezone
 from tapete_sdk.plugin import Outcome
 
-from botapi.models import BotAccount
 from ratings.elo import final_ranking
 from ratings.fair_play import active_playban, playban_message, playbans_after_finish
 from ratings.services import ABANDONED_BY_ALL, rating_apply_outcome
 from turnengine import bot_seats, clocks, jobs, match_sql, outbox, timing
 from turnengine.errors import EngineError, seat_error
 from turnengine.models import Match, MatchAction, Seat
+from turnengine.programs import is_bot_account
 from turnengine.seat_frames import build_update
 from turnengine.signals import announce_finish
 from turnengine.table_notices import NOTICE_FIELDS, table_notice
@@ -235,7 +235,7 @@ def seat_refusal(match: Match, user) -> EngineError | None:
         get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("is_bot", flat=True)
     ).first()
     if is_bot:
-        bot_account = BotAccount.objects.filter(user_id=user.pk).exists()
+        bot_account = is_bot_account(user)
         if not bot_account and match.ranked:
             return seat_error("computer_unranked")
         if bot_account and not match.admits_bots:

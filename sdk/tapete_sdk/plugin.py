@@ -5,8 +5,8 @@ Everything here is pure Python (standard library only): no Django, no I/O, no cl
 a bot author or researcher can ``import games.perudo.rules`` and play without the site.
 
 A game is one folder: its package holds ``rules.py`` (``RULES``), optionally its computer players (``LEVELS``, loaded
-by :mod:`tapete_sdk.registry`), its two-line ``apps.py`` (:mod:`turnengine.game_app`), its board assets and pages
-(docs/games.md, "A game is one folder"). What the site needs to know about it, the game declares on ``RULES``, each with a
+by :mod:`tapete_sdk.registry`), its board assets and pages (docs/games.md, "A game is one folder"); a site
+installs it by its package's name alone. What the site needs to know about it, the game declares on ``RULES``, each with a
 default so that a minimal game declares nothing: its player counts (:func:`player_counts_of`), rating pools
 (:func:`rating_pools_of`), presets (:func:`presets_of`), the seats of a "Play now" table (:func:`play_now_players`)
 and the sentences of its option errors (:func:`option_errors_of`). A game may also have a post-game analysis, a
@@ -370,7 +370,7 @@ LogRow = tuple[int, int, int, dict[str, JSON]]  # (step, version, seat, action):
 @runtime_checkable
 class PostGameAnalysis(Protocol):
     """A game's post-game analysis, if it has one: the module ``analysis`` of its package, loaded by
-    :func:`tapete_sdk.registry.load` as its computer players are (the site's app config may name another module).
+    :func:`tapete_sdk.registry.load` as its computer players are (a game's app config may name another module).
     It is pure, like the rules: it counts, and the site puts the counts into words in the reader's language (the
     game's module ``analysis_words``: docs/games.md, "A game is one folder"). A game without one simply has no analysis.
 
@@ -390,6 +390,12 @@ class PostGameAnalysis(Protocol):
         self, rules: GameRules, options: dict[str, JSON], num_players: int, log: list[LogRow], *, seed: str
     ) -> dict[str, JSON]:
         """The analysis of a finished match of ``rules``, played with the normalized ``options``."""
+
+
+def percent(value: float) -> str:
+    """A probability as a percentage for a game's analysis in words: ``70 %``, with a no-break space so that it
+    never splits over two lines."""
+    return f"{round(100 * value)}\u00a0%"
 
 
 def canonical_action(rules: GameRules, state: dict[str, JSON], seat: int, action: JSON) -> dict[str, JSON]:

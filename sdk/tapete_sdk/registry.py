@@ -3,8 +3,8 @@ analysis.
 
 A game is one package (``games/<key>/``, or any importable package): ``rules.py`` with its ``RULES``, if it has
 computer players ``bots.py`` with their ``LEVELS``, and if it has a post-game analysis ``analysis.py`` with its
-``analyse`` (see :mod:`tapete_sdk.plugin`). :func:`load` reads them; a Django site calls it from each game's app
-config (:class:`turnengine.game_app.GameAppConfig`), code without Django (bots, benchmarks, tests) calls
+``analyse`` (see :mod:`tapete_sdk.plugin`). :func:`load` reads them; a Django site calls it for each installed app
+that has a module ``rules`` (``turnengine.game_app``), code without Django (bots, benchmarks, tests) calls
 :func:`discover` to load every game package found under ``games``.
 """
 

@@ -19,7 +19,7 @@ from tapete_sdk.conformance import (
 )
 from tapete_sdk.plugin import RulesError
 
-from turnengine.game_app import GameAppConfig
+from turnengine.game_app import installed_games
 
 GAMES = registry.all_games()  # every installed game: the site's and the test-only fourth (tests/settings.py)
 
@@ -53,7 +53,9 @@ def test_declared_player_counts_pools_and_presets_agree_with_the_rules(rules):
 
 
 def test_every_installed_game_app_is_registered_and_every_game_package_is_discovered():
-    installed = {config.label for config in apps.get_app_configs() if isinstance(config, GameAppConfig)}
+    packages = {game.name for game in installed_games()}
+    installed = {config.label for config in apps.get_app_configs() if config.name in packages}  # label = key
+    assert {game.key for game in installed_games()} == installed
     assert {rules.key for rules in GAMES} == installed and "tictactoe" in installed
     assert {rules.key for rules in registry.discover()} == installed
 

@@ -2,7 +2,7 @@
 
 The stored analysis holds numbers only (the game's module ``analysis``: ``tapete_sdk.plugin.PostGameAnalysis``);
 its sentences are built from them when a page or the API shows it, so they follow the request's language. A game
-writes them in its module ``analysis_words`` (its app config may name another: ``turnengine.game_app``), the Django
+writes them in its module ``analysis_words`` (a game's app config may name another: ``turnengine.game_app``), the Django
 side of its analysis, which holds:
 
 * ``summary(data, names) -> list[str]``: the match in a few sentences;
@@ -80,8 +80,3 @@ def in_words(game: str, data: dict, names: dict[int, str], computer_steps: Colle
         "highlights": highlights(data, names) if highlights else [],
     }
 
-
-def percent(value: float) -> str:
-    """A probability as a percentage for the games' sentences: ``70 %``, with a no-break space so that it never
-    splits over two lines."""
-    return f"{round(100 * value)}\u00a0%"

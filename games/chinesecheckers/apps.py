@@ -1,7 +1,0 @@
-"""The game's Django app: registers it when the site starts (see turnengine.game_app)."""
-
-from turnengine import game_app
-
-
-class ChineseCheckersConfig(game_app.GameAppConfig):
-    name = "games.chinesecheckers"

@@ -14,6 +14,7 @@ row instead, so games keep every seat and reports their evidence.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import wraps
 
@@ -28,7 +29,6 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.names import GUEST_PREFIX
 from accounts.registration import TooManyAccounts, count_new_account
-from moderation.models import AuditEntry, Report
 from turnengine.models import Match
 from turnengine.writer import delete_tables_of
 from web.throttle import client_address
@@ -87,16 +87,23 @@ def abandoned_guests(*, now: datetime | None = None):
     )
 
 
+_evidence: list[Callable[[], Q]] = []
+
+
+def install_evidence(condition: Callable[[], Q]) -> None:
+    """Another app's matches that a clean-up must keep, as a condition on matches: moderation installs its reports'
+    and audit entries' (``ModerationConfig.ready``), the evidence of what a guest did."""
+    _evidence.append(condition)
+
+
 def tables_to_keep(*, staying):
     """The matches a clean-up must not delete: any that a registered player (one of ``staying``) sat or chatted
-    at, and any that a report or a moderator's audit entry points to, or whose chat lines a report holds."""
-    return Match.objects.filter(
-        Q(seats__user__in=staying)
-        | Q(chat__user__in=staying)
-        | Q(pk__in=Report.objects.values("match"))
-        | Q(chat__in=Report.chat_messages.through.objects.values("chatmessage"))
-        | Q(pk__in=AuditEntry.objects.values("match"))
-    ).values("pk")
+    at, and any that an installed condition keeps (a report or a moderator's audit entry points to it, or a report
+    holds its chat lines)."""
+    keep = Q(seats__user__in=staying) | Q(chat__user__in=staying)
+    for condition in _evidence:
+        keep |= condition()
+    return Match.objects.filter(keep).values("pk")
 
 
 def guests_cleanup(*, now: datetime | None = None) -> dict[str, int]:

@@ -5,22 +5,27 @@ import threading
 import pytest
 from django.db import connection
 
-from turnengine import services, updates
+from turnengine import services
 from turnengine.errors import EngineError
 from turnengine.models import Match, MatchAction
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+APPLIED = "applied"
+
+
 def _race(calls):
-    """Run the calls at the same moment in threads (each with its own connection); return results or errors."""
+    """Run the calls at the same moment in threads (each with its own connection); return, for each, ``APPLIED`` or
+    its refusal (None if it did not finish)."""
     barrier = threading.Barrier(len(calls))
     results = [None] * len(calls)
 
     def run(index, call):
         try:
             barrier.wait()
-            results[index] = call()
+            call()
+            results[index] = APPLIED
         except EngineError as error:
             results[index] = error
         finally:
@@ -59,7 +64,7 @@ def test_two_seats_racing_at_the_same_version_exactly_one_wins(start_table):
         for seat in racers[:2]
     ]
     results = _race(calls)
-    winners = [result for result in results if isinstance(result, updates.Update)]
+    winners = [result for result in results if result is APPLIED]
     losers = [result for result in results if isinstance(result, EngineError)]
     assert len(winners) == 1 and len(losers) == 1
     assert losers[0].code == "stale" and losers[0].version == version + 1
@@ -84,6 +89,6 @@ def test_many_racers_on_the_same_seat_apply_one_action(start_table):
             for move in moves
         ]
     )
-    assert sum(isinstance(result, updates.Update) for result in results) == 1
+    assert results.count(APPLIED) == 1
     assert all(result.code == "stale" for result in results if isinstance(result, EngineError))
     assert Match.objects.get(pk=match.pk).version == version + 1

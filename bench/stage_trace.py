@@ -1,9 +1,9 @@
 """Where a move's time goes inside the servers: the ASGI entry point that ``bench/ws_load.py --stages`` serves.
 
 ``bench.stage_trace:application`` is ``bench.echo``'s application (the site's, with the echo routes) with a recorder
-installed for the engine's timing hooks (``turnengine.timing``): the socket's action handler (``act``, ``acted``),
-the move on the database thread (``move``, then the writer's ``locked``, ``changed``, ``written``, ``committed``,
-``framed``) and each socket's relay of the new view (``relay``, ``relayed``). Each server process appends one line
+installed for the timing hooks (``turnengine.timing``), at the move's two boundaries in the transport: the mover's
+socket handling the action (``act``, ``acted``: the wait for the database thread, the move, the mover's own view and
+the broadcast) and each socket's relay of the new view (``relay``, ``relayed``). Each server process appends one line
 per stamp to its own file in ``$TAPETE_STAGE_LOG``; :func:`stage_durations` joins every process's lines by (match,
 version) and returns each stage's durations, which ws_load prints as percentiles. Stamps are wall-clock
 nanoseconds (``time.time_ns``), so that the processes' stamps compare. Nothing is patched: the recorder is installed
@@ -28,7 +28,7 @@ class StampLog:
     def __init__(self, folder: str) -> None:
         self.file = open(Path(folder) / f"stages-{os.getpid()}.log", "w")  # noqa: SIM115  (closed at exit)
         self.lines: list[str] = []
-        self.lock = threading.Lock()  # stamps come from the event loop and the database thread
+        self.lock = threading.Lock()  # a recorder may be called from any thread
         atexit.register(self.flush)
 
     def add(self, *fields) -> None:
@@ -47,26 +47,12 @@ class StampLog:
         self.lines.clear()
 
 
-# The writer's stamps on the database thread carry no match: they belong to the move that thread is running.
-MOVE_STAGES = ("locked", "changed", "written", "committed", "framed")
-
-
 def recorder(log: StampLog):
     """A ``turnengine.timing`` recorder that writes ``stage match version ns`` lines; a relay is keyed by the move
     that made its view (the view's version less one)."""
-    current = threading.local()  # (match, version) of the move the database thread is running
 
     def record(stage: str, match_id, version, ns: int) -> None:
-        if stage == "move":
-            current.key = (match_id, version)
-        elif stage in MOVE_STAGES:
-            key = getattr(current, "key", None)
-            if key is None:  # a change that is not a socket's move (presence, a deadline)
-                return
-            match_id, version = key
-            if stage == "framed":
-                current.key = None
-        elif stage in ("relay", "relayed"):
+        if stage in ("relay", "relayed"):
             version -= 1
         log.add(stage, match_id, version, ns)
 
@@ -97,27 +83,17 @@ def stage_durations(folder: str) -> tuple[int, dict[str, list[float]]]:
                 stamps[match_id, version].setdefault(
                     stage, int(ns)
                 )  # a refused move's key takes no later stamp
-    wanted = {"act", "acted", "move", *MOVE_STAGES}
+    wanted = {"act", "acted"}
     keys = sorted(
         (key for key, marks in stamps.items() if wanted <= marks.keys() and len(relays[key]["relayed"]) >= 2),
         key=lambda key: stamps[key]["act"],
     )
     keys = keys[len(keys) // 10 : len(keys) - len(keys) // 10]
-    spans = {
-        "handler entered -> database thread starts": ("act", "move"),
-        "database thread": ("move", "framed"),
-        "  row lock (BEGIN, SELECT FOR UPDATE)": ("move", "locked"),
-        "  rules and clocks": ("locked", "changed"),
-        "  write (INSERT and UPDATE)": ("changed", "written"),
-        "  COMMIT": ("written", "committed"),
-        "  frames for every seat": ("committed", "framed"),
-        "database thread done -> broadcast sent": ("framed", "acted"),
-    }
     stages: dict[str, list[int]] = defaultdict(list)  # nanoseconds
     for key in keys:
         marks, relayed = stamps[key], relays[key]
-        for label, (start, end) in spans.items():
-            stages[label].append(marks[end] - marks[start])
-        stages["database thread done -> last seat's relay"].append(max(relayed["relay"]) - marks["framed"])
+        stages["handler (database thread, own view, broadcast)"].append(marks["acted"] - marks["act"])
+        stages["handler entered -> first seat's relay"].append(min(relayed["relay"]) - marks["act"])
+        stages["handler entered -> last seat's relay"].append(max(relayed["relay"]) - marks["act"])
         stages["handler entered -> last seat's relay done"].append(max(relayed["relayed"]) - marks["act"])
     return len(keys), {label: [value / 1e6 for value in values] for label, values in stages.items()}

@@ -10,6 +10,7 @@ from collections import defaultdict
 
 import pytest
 from django.db import connection
+from django.test import TestCase
 from realtime import broadcast
 from tapete_sdk import registry
 from tapete_sdk.plugin import CodedError
@@ -141,17 +142,23 @@ def start_table(make_user):
     return start
 
 
-def play_one_random_action(match: Match, users: list, rng: random.Random) -> updates.Update:
+def play_one_random_action(match: Match, users: list, rng: random.Random) -> None:
     """Let a random seat that may act play a random legal action through the service."""
     match.refresh_from_db()
     rules = match.rules
     seat = rng.choice(sorted(rules.to_act(match.state)))
     action = rng.choice(rules.legal_actions(match.state, seat))
-    update = services.match_apply_action(
-        match_id=match.pk, user=users[seat], expected_version=match.version, action=action
-    )
+    services.match_apply_action(match_id=match.pk, user=users[seat], expected_version=match.version, action=action)
     match.refresh_from_db()
-    return update
+
+
+def committed_updates(call, /, *args, **kwargs) -> list[updates.Update]:
+    """Call the writer ``call`` and return the updates it committed, collected through the outbox as a socket's
+    ``run_writer`` collects them (the on-commit callbacks of the test's own transaction are run at once)."""
+    collected: list[updates.Update] = []
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        outbox.collect_into(collected, call, *args, **kwargs)
+    return collected
 
 
 def play_to_the_end(match: Match, users: list, seed: int = 0, max_steps: int = 5000) -> Match:

@@ -9,6 +9,8 @@ browser does; what a request returns of a running match is built only from the c
 
 from __future__ import annotations
 
+from functools import partial
+
 import orjson
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, JsonResponse
@@ -17,6 +19,7 @@ from ninja import NinjaAPI, Query, Router
 from ninja.decorators import decorate_view
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.security import HttpBearer
+from realtime.broadcast import run_writer_sync
 from tapete_sdk import registry
 
 from botapi import schemas, tables, tokens
@@ -28,6 +31,7 @@ from lobby import services as lobby
 from lobby.errors import LobbyError, TooManyTables
 from turnengine import services
 from turnengine.errors import EngineError
+from turnengine.updates import frame_for
 
 
 class TokenAuth(HttpBearer):
@@ -244,11 +248,16 @@ def table_state(request, match_id: int):
 @decorate_view(never_cache)
 def table_move(request, match_id: int, body: schemas.Move):
     match = tables.match_or_404(match_id)
-    update = services.match_apply_action(
-        match_id=match.pk, user=request.user, expected_version=body.version, action=body.action
+    move = partial(
+        services.match_apply_action,
+        match_id=match.pk,
+        user=request.user,
+        expected_version=body.version,
+        action=body.action,
     )
-    seat = tables.seat_of(match, request.user)
-    return orjson.loads(update.frames[match.group_name(seat)])
+    committed = run_writer_sync(move)
+    own, _version = frame_for(committed, match.group_name(tables.seat_of(match, request.user)))
+    return orjson.loads(own)
 
 
 @table_router.get(

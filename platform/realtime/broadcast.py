@@ -1,9 +1,11 @@
 """Sends committed updates through the channel layer: one pre-encoded frame per group (a seat, the spectators, or
 everyone at the table). Consumers relay the text as is, so no state is re-read or re-encoded per socket.
 
-What to send comes from the writers, which register each update on commit (``turnengine.outbox``): in views and
-Celery tasks the outbox calls :func:`broadcast_sync` after the commit; a socket runs its writer through
-:func:`run_writer`, which sends from the event loop once the writer has returned.
+What to send comes from the writers, which register each update on commit (``turnengine.outbox``), the only
+channel an update takes: in views and Celery tasks the outbox calls :func:`broadcast_sync` after the commit; a
+socket runs its writer through :func:`run_writer`, which collects the updates and sends them from the event loop
+once the writer has returned, the mover's own view first (taken from what was collected). The Bot API's move, which
+answers with the mover's view, runs its writer through :func:`run_writer_sync`.
 
 On the embedded default the channel layer lives in the web process's memory, which a Celery worker (another
 process) cannot reach: there the worker posts its frames to the web process's relay endpoint
@@ -54,22 +56,34 @@ _collecting = database_sync_to_async(outbox.collect_into)
 async def run_writer(
     call: Callable[[], object],
     *,
-    first: Callable[[object], Awaitable] | None = None,
+    first: Callable[[list[Update]], Awaitable] | None = None,
     timeout: float | None = None,
-):
+) -> list[Update]:
     """Run the writer ``call`` (no arguments: ``functools.partial`` binds the writer's own, which may have any name)
     on the database thread, then send every update it committed from the event loop (each within ``timeout``, as
-    :func:`broadcast`); with ``first``, await ``first(result)`` before (a mover's own view goes ahead of
-    everyone's). Updates committed before the writer raised are sent all the same."""
+    :func:`broadcast`); with ``first``, await ``first(committed)`` before (a mover's own view goes ahead of
+    everyone's). Updates committed before the writer raised are sent all the same. Returns the committed updates."""
     committed: list[Update] = []
     try:
-        result = await _collecting(committed, call)
+        await _collecting(committed, call)
         if first is not None:
-            await first(result)
+            await first(committed)
     finally:
         for update in committed:
             await broadcast(update, timeout=timeout)
-    return result
+    return committed
+
+
+def run_writer_sync(call: Callable[[], object]) -> list[Update]:
+    """:func:`run_writer` for synchronous code outside any transaction (the Bot API's move): the updates the writer
+    committed, each sent once (:func:`broadcast_sync`) and returned."""
+    committed: list[Update] = []
+    try:
+        outbox.collect_into(committed, call)
+    finally:
+        for update in committed:
+            broadcast_sync(update)
+    return committed
 
 
 async def _publish(update: Update) -> None:

@@ -142,8 +142,11 @@ class MatchConsumer(OrderedViews, FrameSocket):
         await run_writer(move, first=self.send_own_view)  # the mover's view ahead of everyone's
         timing.stamp("acted", self.match.pk, message.version)
 
-    async def send_own_view(self, update) -> None:
-        await self.send_view(update.frames[self.match.group_name(self.seat)], update.version)
+    async def send_own_view(self, committed: list[updates.Update]) -> None:
+        """The mover's own view, from the updates its move committed, straight to this socket."""
+        own = updates.frame_for(committed, self.match.group_name(self.seat))
+        if own is not None:
+            await self.send_view(*own)
 
     async def on_seat_intent(self, message: Intent) -> None:
         """``back`` (an absent player returns), ``leave`` (stand up from a running game), ``end`` (end a table where

@@ -10,12 +10,12 @@ from turnengine.errors import EngineError
 from turnengine.models import Match, Seat
 
 
-def bot_play(*, match_id: int, version: int):
+def bot_play(*, match_id: int, version: int) -> bool:
     """Let the bots that may act now at ``match_id`` act, if the match is still at ``version``. One action per
-    call: the commit schedules the next call if a bot may act again. Returns the update (sent on commit), or None."""
+    call: the commit schedules the next call if a bot may act again. Whether a bot moved (its frames go on commit)."""
     match = Match.objects.filter(pk=match_id, version=version, status=Match.Status.ACTIVE).first()
     if match is None:
-        return None
+        return False
     rules = match.rules
     awaited = rules.awaited(match.state)
     # The seats the creator gave to computer players: a bot account at the table is played by its owner's program.
@@ -29,11 +29,10 @@ def bot_play(*, match_id: int, version: int):
         if action is None:
             continue
         try:
-            return services.match_apply_action(
-                match_id=match_id, user=seat.user, expected_version=version, action=action
-            )
+            services.match_apply_action(match_id=match_id, user=seat.user, expected_version=version, action=action)
+            return True
         except EngineError as error:
             if error.code == "too_early":  # a challenge grace period holds the move: try again after it
                 bot_seats.schedule_bot_move(match, delay=settings.TAPETE_BOT_DELAY_SECONDS)
-            return None  # otherwise someone moved first: the commit that did it scheduled the bots again
-    return None
+            return False  # otherwise someone moved first: the commit that did it scheduled the bots again
+    return False

@@ -1,7 +1,10 @@
 """Errors the turn engine reports to a client: a stable code (the UI translates it) and a readable message."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from django.utils.translation import gettext_lazy as _
-from tapete_sdk.plugin import CodedError
+from tapete_sdk.plugin import CodedError, RulesError
 
 
 class EngineError(CodedError):
@@ -62,3 +65,13 @@ def engine_error(code: str, *, version: int | None = None) -> EngineError:
 
 def seat_error(code: str) -> EngineError:
     return EngineError(code, SEAT_MESSAGES[code])
+
+
+@contextmanager
+def rule_errors_coded(version: int) -> Iterator[None]:
+    """Calls into a game's rules inside this block: a refusal of the rules (``IllegalAction``, ``MalformedAction``)
+    reaches the client as an :class:`EngineError` with the rules' own code and the match's ``version``."""
+    try:
+        yield
+    except RulesError as error:
+        raise EngineError(error.code, error.message, version=version) from None

@@ -12,12 +12,11 @@ import random
 from datetime import datetime
 
 from django.utils import timezone
-from tapete_sdk.plugin import CHANCE, RulesError, canonical_action, replay
+from tapete_sdk.plugin import CHANCE, canonical_action, replay
 
-from turnengine import bot_seats, clocks, timing, writer
-from turnengine.errors import EngineError, engine_error
+from turnengine import bot_seats, clocks, writer
+from turnengine.errors import engine_error, rule_errors_coded
 from turnengine.models import Match, MatchAction
-from turnengine.updates import Update
 
 # What an advance changes (the writer adds the version, the deadline and a finish).
 PLAY_FIELDS = ("state", "steps", "clock")
@@ -47,26 +46,26 @@ def match_begin(change: writer.MatchChange, *, now: datetime | None = None) -> N
 
 def match_apply_action(
     *, match_id: int, user, expected_version: int, action: dict, now: datetime | None = None
-) -> Update:
-    """Apply ``user``'s action at ``match_id`` if ``expected_version`` is current; its frames are sent on commit
-    (and returned: a socket sends the mover's own view first)."""
-    timing.stamp("move", match_id, expected_version)
+) -> None:
+    """Apply ``user``'s action at ``match_id`` if ``expected_version`` is current; its frames go through the outbox
+    on commit (a socket collects them and sends the mover's own view first: ``realtime.broadcast.run_writer``)."""
     now = now or timezone.now()
     with writer.locked(match_id, user=user) as change:
         match, seat = seated(change)
         if expected_version != match.version:
             raise engine_error("stale", version=match.version)
         rules = match.rules
-        # From here on the action is the rules' canonical form, never the client's object (stored and broadcast).
-        action = _rules_call(match, canonical_action, rules, match.state, seat, action)
-        delay_ms = _rules_call(match, rules.action_delay_ms, match.state, seat, action)
-        if delay_ms and match.last_action_at:
-            elapsed_ms = (now - match.last_action_at).total_seconds() * 1000
-            if elapsed_ms < delay_ms:
-                raise engine_error("too_early", version=match.version)
-        match.clock["timeouts"][seat] = 0  # a move of one's own ends a run of timeouts
-        change.commit(changed=PLAY_FIELDS, logged=advance(match, rules, seat, action, now), now=now)
-    return change.update
+        with rule_errors_coded(match.version):
+            # From here on the action is the rules' canonical form, never the client's object (stored and sent).
+            action = canonical_action(rules, match.state, seat, action)
+            delay_ms = rules.action_delay_ms(match.state, seat, action)
+            if delay_ms and match.last_action_at:
+                elapsed_ms = (now - match.last_action_at).total_seconds() * 1000
+                if elapsed_ms < delay_ms:
+                    raise engine_error("too_early", version=match.version)
+            match.clock["timeouts"][seat] = 0  # a move of one's own ends a run of timeouts
+            logged = advance(match, rules, seat, action, now)
+        change.commit(changed=PLAY_FIELDS, logged=logged, now=now)
 
 
 def seated(change: writer.MatchChange) -> tuple[Match, int]:
@@ -81,15 +80,8 @@ def seated(change: writer.MatchChange) -> tuple[Match, int]:
     return match, match.user_seat
 
 
-def _rules_call(match: Match, function, *args):
-    try:
-        return function(*args)
-    except RulesError as error:
-        raise EngineError(error.code, error.message, version=match.version) from None
-
-
 def _apply(match: Match, rules, seat: int, action: dict) -> MatchAction:
-    match.state, events = _rules_call(match, rules.apply_action, match.state, seat, action)
+    match.state, events = rules.apply_action(match.state, seat, action)
     match.steps += 1
     return MatchAction(match=match, step=match.steps, seat=seat, action=action, events=events)
 

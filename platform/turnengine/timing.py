@@ -1,10 +1,12 @@
 """Named time stamps on a move's path through a server process, for the benchmarks' stage trace
-(``bench/stage_trace.py``): the socket's handler, the row lock, the write, the commit, the frames, each socket's relay.
+(``bench/stage_trace.py``), taken only at the two boundaries the move crosses in the transport: the mover's socket
+handling the action (``act`` when the handler is entered, ``acted`` once the move is committed, the mover's own view
+sent and everyone's frames published: ``realtime.consumers``) and each socket relaying the new view (``relay``,
+``relayed``: ``realtime.delivery``). The engine itself takes none.
 
 Off unless a recorder is installed (:func:`install`): then :func:`stamp` costs one global lookup. The recorder
-gets ``(stage, match_id, version, time.time_ns())``; the stamps taken on the database thread inside a move (the
-writer's ``locked``, ``changed``, ``written``, ``committed``, ``framed``) carry no match: they follow that move's
-``move`` stamp on the same thread.
+gets ``(stage, match_id, version, time.time_ns())``: the match and the version the move was played at, or (a
+relay) the version of the view relayed.
 """
 
 from __future__ import annotations

@@ -25,6 +25,16 @@ class Update:
         return bool(self.frames or self.messages)
 
 
+def frame_for(updates: list[Update], group: str) -> tuple[str, int | None] | None:
+    """The latest frame of ``updates`` for ``group`` and the version it belongs to (None if none has one): the
+    mover's own view, taken from what its writer committed."""
+    for update in reversed(updates):
+        text = update.frames.get(group)
+        if text is not None:
+            return text, update.version
+    return None
+
+
 def encode_frame(kind: str, version: int | None, data: dict) -> str:
     """A compact ``{t, v, d}`` JSON frame. orjson: a Chinese Checkers view with its legal moves took 20 times as long
     through the standard library's encoder, three times per move on the database thread."""

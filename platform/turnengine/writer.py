@@ -44,7 +44,7 @@ from tapete_sdk.plugin import Outcome
 from ratings.elo import final_ranking
 from ratings.fair_play import active_playban, playban_message, playbans_after_finish
 from ratings.services import ABANDONED_BY_ALL, rating_apply_outcome
-from turnengine import bot_seats, clocks, jobs, match_sql, outbox, timing
+from turnengine import bot_seats, clocks, jobs, match_sql, outbox
 from turnengine.errors import EngineError, seat_error
 from turnengine.models import Match, MatchAction, Seat
 from turnengine.programs import is_bot_account
@@ -62,7 +62,6 @@ def locked(match_id: int, *, user=None) -> Iterator[MatchChange]:
     None if they do not sit there). The change's frames are registered once the transaction has closed."""
     with transaction.atomic():
         change = MatchChange(match_sql.lock_match(match_id, None if user is None else user.pk))
-        timing.stamp("locked")
         yield change
     change.register()
 
@@ -112,10 +111,8 @@ class MatchChange:
         if "clock" in fields or "status" in fields or logged is not None:
             match.deadline_at = _next_deadline(match)
             fields["deadline_at"] = None
-        timing.stamp("changed")
         if fields:
             match_sql.write_move(match, tuple(fields), logged or [])
-        timing.stamp("written")
         if finished:
             if match.ranked and match.result["abandoned"]:
                 Seat.objects.filter(match=match, index__in=match.result["abandoned"]).update(abandoned=True)
@@ -132,7 +129,6 @@ class MatchChange:
 
     def register(self) -> None:
         """Build the committed change's frames and register them to be sent on commit."""
-        timing.stamp("committed")
         if self._committed is None:
             return
         logged, frames, listed = self._committed
@@ -148,7 +144,6 @@ class MatchChange:
             update.messages.update(extra.messages)
         self.update = update
         outbox.send_on_commit(update)
-        timing.stamp("framed")
 
 
 def _finish(match: Match, outcome: Outcome, now: datetime) -> None:

@@ -17,7 +17,7 @@ from tests.conftest import GAME_KEYS
 from turnengine import services
 from turnengine.models import Match
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)  # the move answers with what its writer committed
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "bot-api.md"
 
 

@@ -152,13 +152,13 @@ def test_site_computer_players_still_play_beside_a_bot_account(make_user):
             break
         acting = match.rules.to_act(match.state)
         if 2 in acting:
-            assert bot_moves.bot_play(match_id=match.pk, version=match.version) is not None
+            assert bot_moves.bot_play(match_id=match.pk, version=match.version) is True
             moved += 1
         else:
             seat = min(s for s in acting if s != CHANCE)
             before = match.version
             # The engine never plays the bot account's seat: only its program does.
-            assert bot_moves.bot_play(match_id=match.pk, version=before) is None
+            assert bot_moves.bot_play(match_id=match.pk, version=before) is False
             user = match.seats.get(index=seat).user
             from turnengine import services
 

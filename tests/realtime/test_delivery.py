@@ -13,6 +13,7 @@ from django.utils import timezone
 from realtime.broadcast import MESSAGE_TYPE, broadcast_sync
 from realtime.heartbeat import HEARTBEAT
 
+from tests.conftest import committed_updates
 from tests.servers import free_port
 from tests.turnengine.wsclient import connect, receive, receive_until
 from turnengine import clocks, outbox, services, timers, updates, writer
@@ -172,8 +173,12 @@ async def test_a_users_sockets_share_one_sync_cap(start_table, settings):
 def _started_blitz(start_table):
     match, users = start_table("perudo", 2, time_control="blitz")
     seat, bid = _first_bid(match)
-    update = services.match_apply_action(
-        match_id=match.pk, user=users[seat], expected_version=match.version, action=bid
+    (update,) = committed_updates(
+        services.match_apply_action,
+        match_id=match.pk,
+        user=users[seat],
+        expected_version=match.version,
+        action=bid,
     )
     match.refresh_from_db()
     return match, users, update

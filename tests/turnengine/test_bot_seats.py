@@ -51,7 +51,7 @@ def test_a_single_player_finishes_a_game_against_bots(make_user, game):
                 match_id=match.pk, user=human, expected_version=match.version, action=action
             )
         else:
-            assert bot_moves.bot_play(match_id=match.pk, version=match.version) is not None, (
+            assert bot_moves.bot_play(match_id=match.pk, version=match.version) is True, (
                 "an awaited bot must act"
             )
     assert match.status == Match.Status.FINISHED
@@ -79,7 +79,7 @@ def test_only_the_creator_adds_bots_of_known_levels(make_user):
 
 def test_a_stale_bot_task_does_nothing(make_user):
     match, human = _table_with_bots(make_user, "chinesecheckers", ["medium"])
-    assert bot_moves.bot_play(match_id=match.pk, version=match.version - 1) is None
+    assert bot_moves.bot_play(match_id=match.pk, version=match.version - 1) is False
     match.refresh_from_db()
     assert match.version == 1
 

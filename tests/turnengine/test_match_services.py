@@ -8,10 +8,18 @@ from datetime import timedelta
 import pytest
 from tapete_sdk.plugin import CHANCE
 
-from tests.conftest import FAST_OPTIONS, GAME_KEYS, play_one_random_action, play_to_the_end, socket_presence
+from tests.conftest import (
+    FAST_OPTIONS,
+    GAME_KEYS,
+    committed_updates,
+    play_one_random_action,
+    play_to_the_end,
+    socket_presence,
+)
 from turnengine import chat, seat_frames, services
 from turnengine.errors import EngineError
 from turnengine.models import Match, MatchAction
+from turnengine.updates import Update
 
 pytestmark = pytest.mark.django_db
 
@@ -100,7 +108,7 @@ def test_an_unknown_match_is_reported(make_user):
 def test_each_seat_frame_carries_only_that_seats_view(start_table):
     match, users = start_table("perudo", num_players=3)
     socket_presence(match, None, +1)  # someone watches
-    update = play_one_random_action(match, users, random.Random(3))
+    (update,) = committed_updates(play_one_random_action, match, users, random.Random(3))
     for seat in range(3):
         frame = json.loads(update.frames[match.group_name(seat)])
         assert frame["t"] == "view" and frame["v"] == match.version
@@ -112,20 +120,25 @@ def test_each_seat_frame_carries_only_that_seats_view(start_table):
     assert spectators["d"]["seed"] is None
 
 
+def moved(match, users, rng) -> Update:
+    (update,) = committed_updates(play_one_random_action, match, users, rng)
+    return update
+
+
 def test_the_spectators_frame_is_built_only_while_someone_watches(start_table):
     match, users = start_table("perudo", num_players=2)
     rng = random.Random(5)
     spectators = match.group_name(None)
-    assert spectators not in play_one_random_action(match, users, rng).frames
+    assert spectators not in moved(match, users, rng).frames
     socket_presence(match, None, +1)
     socket_presence(match, None, +1)
     socket_presence(match, None, -1)
     assert Match.objects.get(pk=match.pk).spectator_connections == 1
-    assert spectators in play_one_random_action(match, users, rng).frames
+    assert spectators in moved(match, users, rng).frames
     socket_presence(match, None, -1)
     socket_presence(match, None, -1)  # a duplicate close never makes it negative
     assert Match.objects.get(pk=match.pk).spectator_connections == 0
-    assert spectators not in play_one_random_action(match, users, rng).frames
+    assert spectators not in moved(match, users, rng).frames
     socket_presence(match, 0, -1)  # nor does a seat's count
     assert match.seats.get(index=0).connections == 0
 

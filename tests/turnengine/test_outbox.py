@@ -42,9 +42,9 @@ def test_a_move_rolled_back_sends_nothing_and_a_committed_one_sends_once_after_i
     assert Match.objects.get(pk=match.pk).version == version
 
     with transaction.atomic():
-        update = play_one_random_action(match, users, random.Random(1))
+        play_one_random_action(match, users, random.Random(1))
         assert sent == []
-    assert sent == [update], "sent once, when the outermost transaction commits"
+    (update,) = sent  # sent once, when the outermost transaction commits
     assert update.version == version + 1 and update.match_id == match.pk
 
 
@@ -78,14 +78,15 @@ async def test_a_socket_collects_its_writers_updates_and_sends_them_from_the_eve
     async def publish(update, *, timeout=None):
         published.append((update, timeout))
 
-    async def mover_first(update):
-        first.append(update)
+    async def mover_first(committed):
+        first.append(list(committed))
         assert published == [], "the mover's own view goes ahead of everyone's"
 
     monkeypatch.setattr(broadcast, "broadcast", publish)
     move = partial(play_one_random_action, match, users, random.Random(2))
-    update = await broadcast.run_writer(move, first=mover_first, timeout=1.5)
-    assert first == [update] and published == [(update, 1.5)]
+    (update,) = await broadcast.run_writer(move, first=mover_first, timeout=1.5)
+    assert update.version == match.version, "the move's views (the helper read the match after it)"
+    assert first == [[update]] and published == [(update, 1.5)]
     assert sent == [], "the database thread did not send it"
 
 

@@ -1,16 +1,19 @@
-"""The engine's timing hooks (``turnengine.timing``), which the benchmarks' stage trace records: a move stamps its
-stages on the database thread in order, nothing is recorded once the recorder is removed, and the stage trace
+"""The timing hooks (``turnengine.timing``), which the benchmarks' stage trace records: they sit only at the move's
+two boundaries in the transport (the mover's socket, each socket's relay), the engine takes none, and the stage trace
 turns a move's stamps into its stages' durations."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from bench.stage_trace import StampLog, recorder, stage_durations
 from tests.conftest import play_one_random_action
 from turnengine import timing
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -21,19 +24,22 @@ def stamps():
     timing.install(None)
 
 
-def test_a_move_stamps_its_stages_in_order_on_the_database_thread(start_table, stamps):
+def test_the_engine_takes_no_stamp_the_transport_stamps_its_two_boundaries(start_table, stamps):
     match, users = start_table("perudo", 2)
     stamps.clear()
-    version = match.version
     play_one_random_action(match, users, random.Random(1))
-    stages = [stage for stage, *_ in stamps]
-    assert stages == ["move", "locked", "changed", "written", "committed", "framed"]
-    assert stamps[0][1:3] == (match.pk, version), "the move names its match and the version it was played at"
-    times = [ns for *_, ns in stamps]
-    assert times == sorted(times)
-    timing.install(None)
-    play_one_random_action(match, users, random.Random(2))
-    assert len(stamps) == 6, "no recorder, no stamps"
+    assert stamps == [], "a move through the engine alone stamps nothing"
+    consumer_and_delivery = {
+        name: (ROOT / "platform" / "realtime" / name).read_text() for name in ("consumers.py", "delivery.py")
+    }
+    assert 'timing.stamp("act"' in consumer_and_delivery["consumers.py"]
+    assert 'timing.stamp("relay"' in consumer_and_delivery["delivery.py"]
+    stamping = sorted(
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "platform").rglob("*.py")
+        if "timing.stamp(" in path.read_text()
+    )
+    assert stamping == ["platform/realtime/consumers.py", "platform/realtime/delivery.py"]
 
 
 def test_the_stage_trace_reads_a_moves_stamps_as_its_stages(start_table, tmp_path):
@@ -56,5 +62,7 @@ def test_the_stage_trace_reads_a_moves_stamps_as_its_stages(start_table, tmp_pat
     log.flush()
     moves, stages = stage_durations(str(tmp_path))
     assert moves == 1
-    assert {"database thread", "  COMMIT", "handler entered -> last seat's relay done"} <= stages.keys()
+    assert {"handler (database thread, own view, broadcast)", "handler entered -> last seat's relay done"} <= set(
+        stages
+    )
     assert all(len(values) == 1 and values[0] >= 0 for values in stages.values())

@@ -1,4 +1,4 @@
-// The moderators' match page (turnengine/admin.py): the action log in the same sentences as the players' game
+// The moderators' match page (moderation/admin_matches.py): the action log in the same sentences as the players' game
 // log, from the game's own describe() (its board.js), with every seat's events, hidden ones included.
 // Loaded after table.js and before the game's board.js (deferred scripts run in order), so that it sees the
 // renderer the board registers.
@@ -14,17 +14,15 @@
     const rows = JSON.parse(document.getElementById("moderation-log-data").textContent);
     const players = JSON.parse(document.getElementById("moderation-log-players").textContent);
     const renderer = renderers[list.dataset.game];
-    const _ = window.gettext || ((text) => text);
-    const fmt = window.interpolate || ((text) => text);
+    const { el, gettext: _, interpolate: fmt } = window.Tapete.kit;
     const name = (seat) => (players.find((p) => p.seat === seat) || {}).username || fmt(_("Seat %s"), [seat + 1]);
-    const ctx = { seat: null, live: false, act() {}, name, players: () => players, el: window.Tapete.el,
-      gettext: _, interpolate: fmt };
+    const ctx = { seat: null, live: false, act() {}, name, players: () => players, ...window.Tapete.kit };
     const lines = [];
     for (const row of rows) {
       for (const event of row.events) {
         const text = (renderer && renderer.describe(event, ctx)) || JSON.stringify(event);
         const who = row.seat < 0 ? _("chance") : name(row.seat);
-        lines.push(window.Tapete.el("li", {}, window.Tapete.el("span", { class: "step", text: `${row.step} · ${who} · ` }), text));
+        lines.push(el("li", {}, el("span", { class: "step", text: `${row.step} · ${who} · ` }), text));
       }
     }
     list.replaceChildren(...lines);

@@ -9,10 +9,10 @@ from collections import defaultdict
 
 import pytest
 from django.test import TestCase
-from realtime import broadcast
 from tapete_sdk import registry
 
 from lobby import services as lobby
+from realtime import broadcast
 from turnengine import outbox, services, updates
 from turnengine.models import Match
 

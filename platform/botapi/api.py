@@ -16,7 +16,6 @@ from django.http import Http404, JsonResponse
 from ninja import NinjaAPI, Query, Router
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.security import HttpBearer
-from realtime.broadcast import run_writer_sync
 from tapete_sdk import registry
 
 from botapi import schemas, tables, tokens
@@ -26,6 +25,7 @@ from botapi.models import SCOPE_PLAY, SCOPE_READ
 from botapi.ratelimit import TokenThrottle
 from lobby import services as lobby
 from lobby.errors import LobbyError
+from realtime.broadcast import run_writer_sync
 from turnengine import services
 from turnengine.errors import EngineError
 from turnengine.updates import frame_for

@@ -21,10 +21,10 @@ import asyncio
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from realtime.dispatch import DispatchWithoutDatabaseHop
 
 from botapi.accounts import is_bot_account
 from moderation.sanctions import is_locked_out, user_group
+from realtime.dispatch import DispatchWithoutDatabaseHop
 from turnengine.models import Match, Seat
 from turnengine.table_notices import LOBBY_GROUP
 from turnengine.updates import encode_frame

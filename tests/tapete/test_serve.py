@@ -15,8 +15,8 @@ import threading
 import time
 
 import websockets
-from realtime.sockets import CLOSE_SLOW_READER
 
+from realtime.sockets import CLOSE_SLOW_READER
 from tests.faults import RawWebSocket, close_code
 from tests.servers import daphne_servers
 

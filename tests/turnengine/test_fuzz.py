@@ -16,9 +16,9 @@ from asgiref.sync import async_to_sync
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from realtime.frames import KINDS
 
 from lobby import services as lobby
+from realtime.frames import KINDS
 from tests.conftest import FAST_OPTIONS, GAME_KEYS
 from tests.turnengine.wsclient import connect, receive
 from turnengine.models import Match, MatchAction

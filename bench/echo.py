@@ -10,8 +10,8 @@ with these routes added; the site itself never serves them.
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path
-from realtime.dispatch import DispatchWithoutDatabaseHop
 
+from realtime.dispatch import DispatchWithoutDatabaseHop
 from tapete.asgi import site_application
 from tapete.routing import websocket_urlpatterns
 

@@ -11,11 +11,11 @@ from collections import defaultdict
 import pytest
 from django.db import connection
 from django.test import TestCase
-from realtime import broadcast
 from tapete_sdk import registry
 from tapete_sdk.plugin import CodedError
 
 from lobby import services as lobby
+from realtime import broadcast
 from turnengine import outbox, services, updates
 from turnengine.models import Match
 

@@ -19,7 +19,6 @@ from ninja import NinjaAPI, Query, Router
 from ninja.decorators import decorate_view
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.security import HttpBearer
-from realtime.broadcast import run_writer_sync
 from tapete_sdk import registry
 
 from botapi import schemas, tables, tokens
@@ -29,6 +28,7 @@ from botapi.models import SCOPE_PLAY, SCOPE_READ
 from botapi.ratelimit import TokenThrottle
 from lobby import services as lobby
 from lobby.errors import LobbyError, TooManyTables
+from realtime.broadcast import run_writer_sync
 from turnengine import services
 from turnengine.errors import EngineError
 from turnengine.updates import frame_for

@@ -22,10 +22,10 @@ from __future__ import annotations
 import asyncio
 
 from channels.db import database_sync_to_async
-from realtime.sockets import CLOSE_SUSPENDED, CLOSE_UNAUTHENTICATED, FrameSocket
 
 from botapi.accounts import is_bot_account
 from moderation.sanctions import is_locked_out, user_group
+from realtime.sockets import CLOSE_SUSPENDED, CLOSE_UNAUTHENTICATED, FrameSocket
 from turnengine.models import Match, Seat
 from turnengine.table_notices import EVENTS_GROUP, challenge_event
 from turnengine.updates import encode_frame

@@ -3,7 +3,6 @@ lobby pages refresh their table lists without a reload. Visitors need not be log
 client frame gets an ``error`` (``unknown_frame``, or why it could not be read) and the socket stays open."""
 
 from realtime.sockets import FrameSocket
-
 from turnengine.table_notices import LOBBY_GROUP
 
 

@@ -23,9 +23,9 @@ import asyncio
 
 from django.conf import settings
 
+from realtime.errors import transport_error
 from realtime.ratelimit import TokenBucket
 from turnengine import timing
-from turnengine.errors import engine_error
 from turnengine.updates import view_version
 
 
@@ -75,7 +75,7 @@ class OrderedViews:
     def request_sync(self) -> None:
         """A client's ``sync``: refused with ``sync_limited`` beyond the caps, else answered by a task of its own."""
         if not (self.sync_bucket.allow() and self.user_sync_bucket.allow()):
-            raise engine_error("sync_limited")
+            raise transport_error("sync_limited")
         if self.syncing is not None and not self.syncing.done():
             self.sync_again = True
             return
@@ -90,7 +90,7 @@ class OrderedViews:
                     return
         except Exception as error:  # noqa: BLE001  (as for any frame: logged, the socket stays open)
             self.log_failure(None, error)
-            await self.send_error(engine_error("server_error"))
+            await self.send_error(transport_error("server_error"))
 
     def stop_delivery(self) -> None:
         if self.syncing is not None:

@@ -1,7 +1,7 @@
 """Client frames: every frame a client sends is parsed and validated here, in one place, into a typed message.
 
 The consumers never look at a client's raw JSON: :func:`parse_client_frame` either returns one of the message
-classes below or raises an :class:`~turnengine.errors.EngineError` with a code (``docs/protocol.md`` lists them).
+classes below or raises an coded error (``realtime.errors``) (``docs/protocol.md`` lists them).
 What is checked, in this order:
 
 * a text frame (binary frames are refused) of at most ``TAPETE_WS_MAX_FRAME_BYTES`` bytes holding a JSON object;
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import orjson
 
-from turnengine.errors import engine_error
+from realtime.errors import transport_error
 from web.text import CONTROL
 
 FRAME_KEYS = frozenset({"t", "v", "d"})
@@ -64,32 +64,32 @@ def parse_client_frame(
     """The typed message of one websocket frame, or an :class:`EngineError` saying why there is none. ``kinds``
     narrows the allow-list for a socket that takes fewer kinds (the lobby's takes none)."""
     if text_data is None:
-        raise engine_error("malformed")  # binary frames: the protocol is JSON text
+        raise transport_error("malformed")  # binary frames: the protocol is JSON text
     if len(text_data) > max_bytes or len(text_data.encode("utf-8", "surrogatepass")) > max_bytes:
-        raise engine_error("too_large")
+        raise transport_error("too_large")
     try:
         frame = orjson.loads(text_data)
     except orjson.JSONDecodeError:
-        raise engine_error("malformed") from None
+        raise transport_error("malformed") from None
     if not isinstance(frame, dict) or not isinstance(frame.get("t"), str) or not frame.keys() <= FRAME_KEYS:
-        raise engine_error("malformed")
+        raise transport_error("malformed")
     if _holds_control_character(frame):
-        raise engine_error("control_character")
+        raise transport_error("control_character")
     kind = frame["t"]
     if kind not in kinds:
-        raise engine_error("unknown_frame")
+        raise transport_error("unknown_frame")
     data = frame.get("d")
     if kind == "act":
         version = frame.get("v")
         if type(version) is not int or not 0 <= version <= MAX_VERSION or not isinstance(data, dict):
-            raise engine_error("malformed")
+            raise transport_error("malformed")
         return Act(version=version, action=data)
     if kind == "chat":
         return Chat(text=_string_field(data, "text"))
     if kind in ("mute", "unmute"):
         username = _string_field(data, "username")
         if len(username) > USERNAME_MAX_LENGTH:
-            raise engine_error("malformed")
+            raise transport_error("malformed")
         return Mute(username=username, mute=kind == "mute")
     return Intent(kind=kind)
 
@@ -97,7 +97,7 @@ def parse_client_frame(
 def _string_field(data: object, name: str) -> str:
     """The one string field of a frame's data (no other field allowed)."""
     if not isinstance(data, dict) or data.keys() != {name} or not isinstance(data[name], str):
-        raise engine_error("malformed")
+        raise transport_error("malformed")
     return data[name]
 
 

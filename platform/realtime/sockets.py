@@ -39,6 +39,7 @@ from django.utils import translation
 
 from botapi.models import ApiToken
 from realtime.dispatch import DispatchWithoutDatabaseHop
+from realtime.errors import MESSAGES, transport_error
 from realtime.frames import KINDS, ClientMessage, parse_client_frame
 from realtime.ratelimit import SocketRegister, TokenBucket
 from turnengine import updates
@@ -188,7 +189,8 @@ class FrameSocket(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
     async def close_with(self, code: int, reason: str | None = None) -> None:
         """Close with ``code`` and its reason (an error code; by default the code's own, ``CLOSE_ERRORS``), sent
         first as an ``error`` frame."""
-        error = engine_error(reason or CLOSE_ERRORS[code])
+        name = reason or CLOSE_ERRORS[code]
+        error = transport_error(name) if name in MESSAGES else engine_error(name)  # not_found: the engine's
         await self.send_error(error)
         await self.close(code=code, reason=error.message)
 
@@ -206,7 +208,7 @@ class FrameSocket(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         with translation.override(self.language):
             if not self.bucket.allow():
-                await self.send_error(engine_error("rate_limited"))
+                await self.send_error(transport_error("rate_limited"))
                 return
             message: ClientMessage | None = None
             try:
@@ -218,10 +220,10 @@ class FrameSocket(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
                 await self.send_error(error)
             except Exception as error:  # noqa: BLE001  (a frame must never kill the socket)
                 self.log_failure(message, error)
-                await self.send_error(engine_error("server_error"))
+                await self.send_error(transport_error("server_error"))
 
     async def handle(self, message: ClientMessage) -> None:
-        raise engine_error("unknown_frame")
+        raise transport_error("unknown_frame")
 
     def log_failure(self, message: ClientMessage | None, error: Exception) -> None:
         """One line: where it failed and the exception's class. Neither the frame nor the exception's text (which

@@ -14,9 +14,9 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from realtime.sockets import HandshakeGuard  # noqa: E402
 
 from botapi.asgi import BearerTokenRouter  # noqa: E402
+from realtime.sockets import HandshakeGuard  # noqa: E402
 from tapete.origin import SameOriginValidator  # noqa: E402
 from tapete.routing import websocket_urlpatterns  # noqa: E402
 

@@ -2,11 +2,11 @@
 closed with code 4404 (``realtime.sockets.NotFoundSocket``) rather than failing in the router."""
 
 from django.urls import path, re_path
-from realtime.consumers import MatchConsumer
-from realtime.sockets import NotFoundSocket
 
 from botapi.events import EventStreamConsumer
 from lobby.consumers import LobbyConsumer
+from realtime.consumers import MatchConsumer
+from realtime.sockets import NotFoundSocket
 
 websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),

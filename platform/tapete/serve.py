@@ -150,6 +150,7 @@ class BoundedServer(Server):
         application, and wait until both are done or ``TAPETE_SHUTDOWN_GRACE`` seconds passed. (Daphne's own
         version sends no close frame, and fails on a connection that has no application yet.)"""
         from django.conf import settings
+
         from realtime.sockets import CLOSE_RESTARTING
 
         for protocol in list(self.connections):

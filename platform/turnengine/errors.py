@@ -1,4 +1,5 @@
-"""Errors the turn engine reports to a client: a stable code (the UI translates it) and a readable message."""
+"""Errors the turn engine reports to a client: a stable code (the UI translates it) and a readable message. The
+transport's own codes (a frame it cannot read, its limits, a refused handshake) are ``realtime.errors``'."""
 
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,27 +28,16 @@ MESSAGES = {
     "not_seated": _("You do not sit at this table."),
     "stale": _("The table moved on before your action arrived; here is the current state."),
     "too_early": _("Wait a moment: the others may still challenge the last card."),
-    "malformed": _("That message could not be understood."),
-    "unknown_frame": _("Unknown message kind."),
-    "too_large": _("That message is too large."),
-    "rate_limited": _("Too many messages: slow down."),
     "others_present": _("You can end the table only when everyone else is absent."),
     "chat_empty": _("Say something first."),
     "chat_rate_limited": _("You are chatting too fast: wait a moment."),
-    "suspended": _("Your account is suspended."),
     "chat_too_long": _("That chat message is too long."),
-    "control_character": _("Text may not contain control characters."),
-    "server_error": _("The server could not handle that message; nothing was changed."),
     "intent_budget": _("You have left this game too often: wait a few minutes."),
     "not_legal": _("That action is not one of your legal actions now."),
-    "not_logged_in": _("Log in to play."),
-    "token_revoked": _("This API token was revoked: programs using it can no longer play."),
-    "too_many_sockets": _("Too many open connections: close another tab."),
     "claim_not_allowed": _(
         "You can claim the win only in a two-player ranked game whose opponent left or has been disconnected for "
         "longer than the grace."
     ),
-    "sync_limited": _("Too many requests for the whole table: wait a moment."),
 }
 
 

@@ -1,8 +1,8 @@
 """Matches, their seats, the append-only action log with its visibility-tagged events, and table chat.
 
 A ``Match`` is a table from the moment it is opened in the lobby until it ends: the lobby fills its seats, the
-engine plays it. Its ``state`` is the game's plain-JSON state, its ``version`` counts committed transitions; both
-change only inside ``turnengine.services`` under a row lock.
+engine plays it. Its ``state`` is the game's plain-JSON state, its ``version`` counts committed transitions; a match
+row changes only through the one writer, ``turnengine.writer``, under the row's lock (``tests/turnengine/test_writer.py``).
 """
 
 import hashlib

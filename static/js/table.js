@@ -9,8 +9,18 @@
 //     score(seat, data, ctx),     // optional: that seat's score or what it had left, for the result screen
 //   });
 //
-// ctx: {seat, live, act(action), name(seat), players, winners(), busy(), gettext, interpolate}. Strings go
-// through Django's JavaScript catalogue (gettext), so the games speak the player's language.
+// ctx: {seat, live, act(action), name(seat), players, winners(), busy()} and the kit every board draws and speaks
+// with, also Tapete.kit (a board takes it once, at the top of its script, for the helpers no call hands ctx to:
+// const { el, svg, gettext: _, ngettext, interpolate: fmt } = Tapete.kit;):
+//   el(tag, attributes, ...children)    an HTML element: "class", "text" (its text), "on<event>" (a listener) and
+//                                        any other attribute; null, undefined and false attributes and children
+//                                        are left out
+//   svg(tag, attributes, ...children)   the same, an SVG element
+//   gettext(text), ngettext(singular, plural, count)
+//                                        Django's JavaScript catalogue (/jsi18n/), so the games speak the player's
+//                                        language (the text as it is where the catalogue is missing)
+//   interpolate(text, values)           "%s" from an array, "%(name)s" from an object (Django's interpolate)
+// A board holds no timers of its own for the controls: the frame holds them while an action is in flight.
 //
 // The frame owns the page layout for every game (static/css/table.css): the board gets all the space below the
 // players' bar and sizes itself to it (container queries on .board-area), the log, chat and fairness panel sit in
@@ -20,24 +30,34 @@
 (function () {
   "use strict";
   const renderers = {};
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const absent = (value) => value === null || value === undefined || value === false;
+
+  // --- the kit (header) ---------------------------------------------------------------------------------------
   const _ = window.gettext || ((text) => text);
-  const fmt = window.interpolate || ((text, values) => text);
   const ngettext = window.ngettext || ((singular, plural, count) => (count === 1 ? singular : plural));
+  const djangoInterpolate = window.interpolate || ((text, values, named) => (named
+    ? text.replace(/%\((\w+)\)s/g, (match, key) => String(values[key]))
+    : text.replace(/%s/g, (() => { let next = 0; return () => String(values[next++]); })())));
+  const fmt = (text, values) => djangoInterpolate(text, values, !Array.isArray(values));
 
-
-  function el(tag, attributes, ...children) {
-    const node = document.createElement(tag);
+  function fill(node, attributes, children) {
     for (const [key, value] of Object.entries(attributes || {})) {
-      if (key === "class") { if (value) node.className = value; }
-      else if (key === "text") node.textContent = value;
+      if (absent(value)) continue;
+      if (key === "text") node.textContent = value;
       else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
       // Through the CSSOM: a style attribute is inline style, which the Content-Security-Policy refuses.
       else if (key === "style") node.style.cssText = value;
-      else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value);
+      else node.setAttribute(key, value);
     }
-    for (const child of children) if (child !== null && child !== undefined) node.append(child);
+    for (const child of children) if (!absent(child)) node.append(child);
     return node;
   }
+
+  function el(tag, attributes, ...children) { return fill(document.createElement(tag), attributes, children); }
+  function svg(tag, attributes, ...children) { return fill(document.createElementNS(SVG_NS, tag), attributes, children); }
+
+  const kit = Object.freeze({ el, svg, gettext: _, ngettext, interpolate: fmt });
 
   function fallbackDescribe(event) {
     return Object.entries(event).map(([key, value]) =>
@@ -94,7 +114,7 @@
         players: () => this.players,
         winners: () => (this.data && this.data.result ? this.data.result.ranking[0] || [] : null),
         busy: () => this.inFlight !== null,
-        el, gettext: _, interpolate: fmt,
+        ...kit,
       };
     }
 
@@ -691,7 +711,7 @@
 
   window.Tapete = {
     registerGame(key, renderer) { renderers[key] = renderer; },
-    el,
+    kit,
     engineNotice,
     start() {
       document.querySelectorAll("[data-table]").forEach((root) => {

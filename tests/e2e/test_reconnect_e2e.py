@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import time
 
-from realtime.sockets import CLOSE_SERVER_ERROR
-
 from lobby import services as lobby
+from realtime.sockets import CLOSE_SERVER_ERROR
 
 WATCH_SECONDS = 7.5
 

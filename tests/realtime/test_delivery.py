@@ -10,9 +10,9 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.utils import timezone
+
 from realtime.broadcast import MESSAGE_TYPE, broadcast_sync
 from realtime.heartbeat import HEARTBEAT
-
 from tests.conftest import committed_updates
 from tests.servers import free_port
 from tests.turnengine.wsclient import connect, receive, receive_until

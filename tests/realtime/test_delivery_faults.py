@@ -26,9 +26,9 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 import websockets
 from django.db import connection, connections
-from realtime.broadcast import broadcast_sync
 
 from lobby import services as lobby
+from realtime.broadcast import broadcast_sync
 from tests.faults import TcpProxy
 from tests.servers import (
     REAL_SERVICES,

@@ -9,6 +9,7 @@ import textwrap
 import pytest
 from channels import consumer as channels_consumer
 from channels.consumer import AsyncConsumer
+
 from realtime.dispatch import DispatchWithoutDatabaseHop
 
 # Channels 4.2 / 4.3's AsyncConsumer.dispatch, which DispatchWithoutDatabaseHop copies less the hop.

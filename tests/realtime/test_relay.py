@@ -5,8 +5,8 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
-from realtime.broadcast import relay_body
 
+from realtime.broadcast import relay_body
 from tests.turnengine.wsclient import connect, receive_until
 from turnengine.updates import Update
 

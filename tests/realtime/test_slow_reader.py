@@ -18,8 +18,8 @@ import time
 import pytest
 from django.conf import settings
 from django.db import connection
-from realtime.sockets import CLOSE_SLOW_READER
 
+from realtime.sockets import CLOSE_SLOW_READER
 from tests.faults import RawWebSocket, close_code
 from tests.servers import (
     REAL_SERVICES,

@@ -12,8 +12,8 @@ import httpx
 import pytest
 from django.conf import settings
 from django.db import connection
-from realtime.sockets import CLOSE_SERVER_ERROR
 
+from realtime.sockets import CLOSE_SERVER_ERROR
 from tests.faults import RawWebSocket, TcpProxy, close_code
 from tests.servers import daphne_servers, database_url, wait_for_other_database_sessions
 from tests.turnengine.wsclient import make_session_key

@@ -12,8 +12,8 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
-from realtime.channel_layer import RedisPubSubLayer
 
+from realtime.channel_layer import RedisPubSubLayer
 from tests.faults import TcpProxy
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

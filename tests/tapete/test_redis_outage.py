@@ -17,8 +17,8 @@ import httpx
 import pytest
 from django.conf import settings
 from django.db import connection
-from realtime.sockets import CLOSE_SERVER_ERROR
 
+from realtime.sockets import CLOSE_SERVER_ERROR
 from tests.conftest import PASSWORD
 from tests.faults import RawWebSocket, TcpProxy, close_code
 from tests.lobby.test_lobby_pages import form_defaults

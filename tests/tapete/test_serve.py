@@ -17,8 +17,8 @@ import threading
 import time
 
 import websockets
-from realtime.sockets import CLOSE_RESTARTING, CLOSE_SLOW_READER
 
+from realtime.sockets import CLOSE_RESTARTING, CLOSE_SLOW_READER
 from tests.faults import RawWebSocket, close_code
 from tests.servers import ROOT, child_env, daphne_command, daphne_servers, free_port, wait_for_port
 

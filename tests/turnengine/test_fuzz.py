@@ -23,11 +23,11 @@ from django.urls import URLResolver, get_resolver, reverse
 from django.urls.converters import IntConverter, SlugConverter
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from realtime.frames import KINDS
 
 from botapi.errors import API_ERRORS
 from botapi.tokens import token_create
 from lobby import services as lobby
+from realtime.frames import KINDS
 from tests.botapi.conftest import ApiClient
 from tests.conftest import FAST_OPTIONS, GAME_KEYS
 from tests.turnengine.wsclient import connect, receive

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 from django.db import transaction
-from realtime import broadcast
 
 from lobby import rematch
 from lobby import services as lobby
 from lobby.errors import LobbyError
+from realtime import broadcast
 from tests.conftest import play_one_random_action, play_to_the_end
 from turnengine import timers, writer
 from turnengine.models import Match

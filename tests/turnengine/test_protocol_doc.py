@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from realtime import errors as transport
 from realtime.frames import KINDS
 from realtime.sockets import CLOSE_ERRORS, CLOSE_RESTARTING, CLOSE_SERVER_ERROR, CLOSE_SLOW_READER
-
-from turnengine.errors import MESSAGES
+from turnengine import errors as engine
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 CODES_SET_OUTSIDE_MESSAGES = {"muted"}  # turnengine.chat: its message names the end of the mute
@@ -29,7 +29,8 @@ def test_the_close_codes_table_matches_the_code():
 
 
 def test_the_error_codes_table_matches_the_code():
-    assert table_codes("### Error codes") == set(MESSAGES) | CODES_SET_OUTSIDE_MESSAGES
+    assert not set(engine.MESSAGES) & set(transport.MESSAGES), "each code has one owner"
+    assert table_codes("### Error codes") == set(engine.MESSAGES) | set(transport.MESSAGES) | CODES_SET_OUTSIDE_MESSAGES
 
 
 def test_the_client_frames_table_lists_every_kind_the_parser_accepts():
@@ -60,14 +61,14 @@ def test_the_documented_socket_bounds_are_the_settings(settings):
 
 def test_every_close_reason_fits_in_a_close_frame():
     from django.utils import translation
+
     from realtime.sockets import CLOSE_ERRORS
 
-    from turnengine.errors import MESSAGES
-
+    messages = {**engine.MESSAGES, **transport.MESSAGES}
     for language in ("en", "fr", "it"):
         with translation.override(language):
             for code in [*CLOSE_ERRORS.values(), "token_revoked"]:
-                assert len(str(MESSAGES[code]).encode()) <= 123  # RFC 6455: a close frame's reason
+                assert len(str(messages[code]).encode()) <= 123  # RFC 6455: a close frame's reason
 
 
 def test_the_presence_notices_are_the_ones_the_server_sends():

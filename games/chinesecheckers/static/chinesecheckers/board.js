@@ -8,14 +8,7 @@
 
   // ------------------------------------------------------------------------------------------- words
 
-  const _ = (text) => (window.gettext ? window.gettext(text) : text);
-  const ngettext = (singular, plural, count) =>
-    (window.ngettext ? window.ngettext(singular, plural, count) : (count === 1 ? singular : plural));
-  // Named interpolation: fmt("%(name)s moves", {name: "Ana"}).
-  function fmt(text, values) {
-    if (window.interpolate) return window.interpolate(text, values, true);
-    return text.replace(/%\((\w+)\)s/g, (match, key) => String(values[key]));
-  }
+  const { el, svg, gettext: _, ngettext, interpolate: fmt } = Tapete.kit;  // static/js/table.js, its header
 
   // ------------------------------------------------------------------------------------------- geometry
 
@@ -124,19 +117,6 @@
 
   // ------------------------------------------------------------------------------------------- SVG
 
-  const NS = "http://www.w3.org/2000/svg";
-
-  function svg(tag, attributes, ...children) {
-    const node = document.createElementNS(NS, tag);
-    for (const [key, value] of Object.entries(attributes || {})) {
-      if (key === "text") node.textContent = value;
-      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-      else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value);
-    }
-    for (const child of children) if (child !== null && child !== undefined) node.append(child);
-    return node;
-  }
-
   const pointsAttr = (points) => points.map(([x, y]) => `${x},${y}`).join(" ");
 
   function defs() {
@@ -177,14 +157,14 @@
   function skeleton(board) {
     if (ui.board === board && ui.parts && board.contains(ui.parts.root)) return ui.parts;
     const parts = {
-      status: Tapete.el("p", { class: "cc-status", role: "status" }),
-      stage: Tapete.el("div", { class: "cc-stage" }),
-      announce: Tapete.el("p", { class: "visually-hidden", "aria-live": "polite" }),
-      actions: Tapete.el("div", { class: "cc-actions actions" }),
-      scores: Tapete.el("ul", { class: "cc-scores", "aria-label": _("Scores") }),
-      legend: Tapete.el("p", { class: "cc-legend muted" }),
+      status: el("p", { class: "cc-status", role: "status" }),
+      stage: el("div", { class: "cc-stage" }),
+      announce: el("p", { class: "visually-hidden", "aria-live": "polite" }),
+      actions: el("div", { class: "cc-actions actions" }),
+      scores: el("ul", { class: "cc-scores", "aria-label": _("Scores") }),
+      legend: el("p", { class: "cc-legend muted" }),
     };
-    parts.root = Tapete.el("div", { class: "cc", onkeydown: onKey },
+    parts.root = el("div", { class: "cc", onkeydown: onKey },
       parts.status, parts.stage, parts.announce, parts.actions, parts.scores, parts.legend);
     board.replaceChildren(parts.root);
     ui.board = board;
@@ -542,22 +522,22 @@
     const round = fmt(_("Round %(round)s of %(max)s"), { round: Math.min(view.round, view.maxTurns), max: view.maxTurns });
     parts.status.replaceChildren(
       turn !== null && turn !== undefined && !view.result ? badge(turn, ui.letters[turn]) : "",
-      Tapete.el("span", { class: "cc-status-text", text }),
-      Tapete.el("span", { class: "cc-round muted", text: round }));
+      el("span", { class: "cc-status-text", text }),
+      el("span", { class: "cc-round muted", text: round }));
     parts.status.classList.toggle("cc-mine", ui.moves.size > 0 || (turn === ui.me && view.canPass && ui.ctx.live));
   }
 
   function drawActions(parts, view) {
     const pass = (ui.data.legal || []).find((action) => action.type === "pass");
-    const buttons = ui.ctx.live && view.canPass && pass ? [Tapete.el("button", {
+    const buttons = ui.ctx.live && view.canPass && pass ? [el("button", {
       type: "button", "data-focus-key": "pass", text: _("Pass (no marble can move)"),
       onclick: () => ui.ctx.act(pass),
     })] : [];
     if (ui.zoom) {
-      buttons.push(Tapete.el("button", { type: "button", class: "secondary", "data-focus-key": "zoom-out",
+      buttons.push(el("button", { type: "button", class: "secondary", "data-focus-key": "zoom-out",
         "data-zoom-out": "", text: _("Whole board"), onclick: zoomOut }));
     } else if (ui.moves.size && ui.parts.svg && targetPx() < MIN_TARGET_PX) {
-      buttons.push(Tapete.el("p", { class: "cc-zoom-note muted", text: _("Tap the board to zoom in on your marbles.") }));
+      buttons.push(el("p", { class: "cc-zoom-note muted", text: _("Tap the board to zoom in on your marbles.") }));
     }
     parts.actions.replaceChildren(...buttons);
   }
@@ -567,13 +547,13 @@
       const seat = summary.seat;
       const name = ui.ctx.name(seat);
       const acting = view.turn === seat && !view.result;
-      return Tapete.el("li", { class: `cc-score seat-${seat}${acting ? " to-act" : ""}` },
+      return el("li", { class: `cc-score seat-${seat}${acting ? " to-act" : ""}` },
         badge(seat, ui.letters[seat]),
-        Tapete.el("span", { class: "cc-score-name", title: name, text: seat === ui.me ? fmt(_("%(name)s (you)"), { name }) : name }),
-        Tapete.el("span", { class: "cc-score-value", text: fmt(_("%(score)s / 120"), { score: summary.score }) }),
-        Tapete.el("span", { class: "cc-bar", "aria-hidden": "true" },
-          Tapete.el("span", { style: `width: ${(100 * summary.score) / 120}%; background: ${COLOURS[seat]}` })),
-        Tapete.el("span", { class: "cc-home muted", text: fmt(ngettext("%(home)s of 10 marbles home", "%(home)s of 10 marbles home",
+        el("span", { class: "cc-score-name", title: name, text: seat === ui.me ? fmt(_("%(name)s (you)"), { name }) : name }),
+        el("span", { class: "cc-score-value", text: fmt(_("%(score)s / 120"), { score: summary.score }) }),
+        el("span", { class: "cc-bar", "aria-hidden": "true" },
+          el("span", { style: `width: ${(100 * summary.score) / 120}%; background: ${COLOURS[seat]}` })),
+        el("span", { class: "cc-home muted", text: fmt(ngettext("%(home)s of 10 marbles home", "%(home)s of 10 marbles home",
           summary.home), { home: summary.home }) }));
     }));
   }

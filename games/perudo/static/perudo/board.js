@@ -4,10 +4,7 @@
 // Everything is drawn from the seat's view (data.view) and legal actions (data.legal); nothing else is guessed.
 (function () {
   "use strict";
-  const _ = window.gettext || ((text) => text);
-  const ngettext = window.ngettext || ((singular, plural, count) => (count === 1 ? singular : plural));
-  const fmt = window.interpolate || ((text) => text);
-  const SVG_NS = "http://www.w3.org/2000/svg";
+  const { el, svg, gettext: _, ngettext, interpolate: fmt } = Tapete.kit;  // static/js/table.js, its header
   const PACO = 1;
 
   // What the board remembers between two renders (one table per page).
@@ -52,13 +49,6 @@
 
   // --- drawing: dice and cups -----------------------------------------------------------------------------
 
-  function svg(tag, attributes, ...children) {
-    const node = document.createElementNS(SVG_NS, tag);
-    for (const [key, value] of Object.entries(attributes || {})) node.setAttribute(key, value);
-    for (const child of children) if (child) node.append(child);
-    return node;
-  }
-
   const PIPS = {
     2: [[72, 28], [28, 72]],
     3: [[72, 28], [50, 50], [28, 72]],
@@ -91,7 +81,7 @@
   // One die as an image with its text alternative ("Paco", "5"); extra: a class and a word for its state.
   function die(face, extraClass, note) {
     const label = note ? `${faceName(face)}, ${note}` : faceName(face);
-    return Tapete.el("span", { class: `die${extraClass ? ` ${extraClass}` : ""}`, role: "img", "aria-label": label,
+    return el("span", { class: `die${extraClass ? ` ${extraClass}` : ""}`, role: "img", "aria-label": label,
       "data-face": face }, dieSvg(face));
   }
 
@@ -160,11 +150,11 @@
     // The frame gives the board the space left in the window: the felt takes what the status line and your own
     // zone (your dice, the controls) leave, and a reveal lies over the felt instead of pushing the controls down.
     const shownReveal = reveal && memory.hiddenReveal !== revealKey(reveal) ? reveal : null;
-    board.replaceChildren(Tapete.el("div", { class: `perudo${legal.length ? " acting" : ""}` },
-      Tapete.el("div", { class: "pd-top" }, statusBar(view, legal, ctx), palificoBanner(view, ctx)),
-      Tapete.el("div", { class: "felt-wrap" }, tableArea(view, ctx),
+    board.replaceChildren(el("div", { class: `perudo${legal.length ? " acting" : ""}` },
+      el("div", { class: "pd-top" }, statusBar(view, legal, ctx), palificoBanner(view, ctx)),
+      el("div", { class: "felt-wrap" }, tableArea(view, ctx),
         shownReveal ? revealPanel(shownReveal, ctx) : null),
-      Tapete.el("div", { class: "pd-mine" }, myDice(view), legal.length ? controls(view, legal, ctx) : null)));
+      el("div", { class: "pd-mine" }, myDice(view), legal.length ? controls(view, legal, ctx) : null)));
     restoreFocus(board, focusKey);
   }
 
@@ -185,7 +175,6 @@
   }
 
   function statusBar(view, legal, ctx) {
-    const el = Tapete.el;
     const parts = [];
     if (view.round) parts.push(el("span", { class: "pill round", text: fmt(_("Round %s"), [view.round]) }));
     if (view.palifico && view.phase === "bidding") {
@@ -217,7 +206,6 @@
 
   function palificoBanner(view, ctx) {
     if (!view.palifico || view.phase !== "bidding") return null;
-    const el = Tapete.el;
     const who = fmt(_("Palifico round for %s."), [ctx.name(view.palifico_player)]);
     const rule = view.locked_face
       ? fmt(_("Pacos are not wild and the face is locked on %s: only the quantity rises."),
@@ -230,7 +218,6 @@
 
   // The felt: every cup in seat order (clockwise), the designated player marked, the current bid in the middle.
   function tableArea(view, ctx) {
-    const el = Tapete.el;
     const seats = Array.from({ length: view.num_players || 0 }, (_unused, seat) => seat);
     return el("section", { class: "felt", "aria-label": _("The table") },
       el("ol", { class: "cups" }, ...seats.map((seat) => cup(view, seat, ctx))),
@@ -238,7 +225,6 @@
   }
 
   function cup(view, seat, ctx) {
-    const el = Tapete.el;
     const inGame = (view.in_game || []).includes(seat);
     const count = diceCountOf(view, seat);
     const designated = view.phase === "bidding" && view.turn === seat;
@@ -268,7 +254,6 @@
   }
 
   function currentBid(view, ctx) {
-    const el = Tapete.el;
     if (view.phase !== "bidding") return null;
     if (!view.bid) {
       return el("div", { class: "current-bid empty" },
@@ -287,13 +272,12 @@
   function historyList(view, ctx) {
     const history = view.history || [];
     if (history.length < 2) return null;
-    return Tapete.el("ol", { class: "history", "aria-label": _("Bids this round") },
-      ...history.map((entry) => Tapete.el("li",
+    return el("ol", { class: "history", "aria-label": _("Bids this round") },
+      ...history.map((entry) => el("li",
         { text: `${ctx.name(entry.seat)}: ${countOf(entry.quantity, entry.face)}` })));
   }
 
   function myDice(view) {
-    const el = Tapete.el;
     if (view.seat === null || view.seat === undefined || !view.my_dice) return null;
     if (!view.my_dice.length) {
       if (view.phase === "over") return null;
@@ -327,7 +311,6 @@
   }
 
   function controls(view, legal, ctx) {
-    const el = Tapete.el;
     const ranges = bidRanges(legal);
     const outOfTurn = view.turn !== view.seat;
     const calls = el("div", { class: "calls actions" },
@@ -344,34 +327,30 @@
   function callButton(legal, type, text, label, ctx) {
     const action = findLegal(legal, type);
     if (!action) return null;
-    return Tapete.el("button", { type: "button", class: `call ${type}`, "data-key": type, "aria-label": label,
+    return el("button", { type: "button", class: `call ${type}`, "data-key": type, "aria-label": label,
       text, onclick: (event) => send(event, action, ctx) });
   }
 
   function declareButton(legal, ctx) {
     const action = findLegal(legal, "declare_palifico");
     if (!action) return null;
-    return Tapete.el("div", { class: "declare" },
-      Tapete.el("button", { type: "button", class: "call palifico", "data-key": "declare", text: _("Declare Palifico"),
+    return el("div", { class: "declare" },
+      el("button", { type: "button", class: "call palifico", "data-key": "declare", text: _("Declare Palifico"),
         onclick: (event) => send(event, action, ctx) }),
-      Tapete.el("p", { class: "hint", text: _("You are down to one die: declare a Palifico round (Pacos not " +
+      el("p", { class: "hint", text: _("You are down to one die: declare a Palifico round (Pacos not " +
         "wild, face locked) before your opening bid, or simply bid to play a normal round.") }));
   }
 
   function send(event, action, ctx) {
-    // Hold the buttons until the answer redraws the board (or for two seconds, if the server refused).
+    // The frame holds the controls until the answer (static/js/table.js); the focus waits on the status line, which
+    // the redraw keeps.
     const section = event.currentTarget.closest(".controls");
-    const hold = (disabled) => section.querySelectorAll("button, input")
-      .forEach((node) => { node.disabled = disabled; });
     if (section.contains(document.activeElement)) memory.board.querySelector("[data-key=status]")?.focus();
-    hold(true);
-    setTimeout(() => section.isConnected && hold(false), 2000);
     ctx.act(action);
   }
 
   // A form: pick a face (radio dice), a quantity (− / number / +), then "Bid …" (or Enter in the number field).
   function bidPicker(view, legal, ranges, outOfTurn, ctx) {
-    const el = Tapete.el;
     choosePickerDefaults(view, ranges);
     const range = ranges[memory.face];
     const legend = outOfTurn ? _("Bid out of turn (Salsa)") : view.bid ? _("Raise the bid") : _("Opening bid");
@@ -421,7 +400,6 @@
   }
 
   function faceChoice(face, range) {
-    const el = Tapete.el;
     const id = `pd-face-${face}`;
     const note = range ? fmt(_("from %s"), [range.min]) : _("closed");
     const input = el("input", { type: "radio", name: "pd-face", id, value: face, class: "visually-hidden",
@@ -475,7 +453,6 @@
   // --- the reveal --------------------------------------------------------------------------------------------
 
   function revealPanel(reveal, ctx) {
-    const el = Tapete.el;
     const bid = reveal.bid;
     const counted = reveal.counted_faces || [bid.face];
     const values = [ctx.name(reveal.caller), ctx.name(bid.bidder), countOf(bid.quantity, bid.face)];
@@ -498,7 +475,6 @@
   }
 
   function revealHand(reveal, hand, seat, counted, ctx) {
-    const el = Tapete.el;
     if (!hand.length) return null;
     const hits = hand.filter((face) => counted.includes(face)).length;
     const lost = reveal.losers.includes(seat);

@@ -9,13 +9,7 @@
 // (options.challengeGraceMs): a countdown is shown and the play buttons stay disabled meanwhile.
 (function () {
   "use strict";
-  const _ = window.gettext || ((text) => text);
-  const ngettext = window.ngettext || ((one, many, count) => (count === 1 ? one : many));
-  const fmt = window.interpolate || ((text, values, named) => (named
-    ? text.replace(/%\((\w+)\)s/g, (match, key) => values[key])
-    : text.replace(/%s/g, () => values.shift())));
-  const named = (text, values) => fmt(text, values, true);
-  const SVG = "http://www.w3.org/2000/svg";
+  const { el, svg, gettext: _, ngettext, interpolate: fmt } = Tapete.kit;  // static/js/table.js, its header
 
   const SPICES = ["chili", "wasabi", "pepper"];
   const SPICE_NAMES = { chili: () => _("Chili"), wasabi: () => _("Wasabi"), pepper: () => _("Pepper") };
@@ -58,7 +52,7 @@
   // --- words -----------------------------------------------------------------------------------------------
 
   function spiceName(spice) { return SPICE_NAMES[spice] ? SPICE_NAMES[spice]() : spice; }
-  function declName(spice, number) { return named(_("%(spice)s %(number)s"), { spice: spiceName(spice), number }); }
+  function declName(spice, number) { return fmt(_("%(spice)s %(number)s"), { spice: spiceName(spice), number }); }
   function cardName(card) {
     if (card === "wild-number") return _("Wild number");
     if (card === "wild-spice") return _("Wild spice");
@@ -77,10 +71,10 @@
     if (!event.cards.length) return _("You draw no card: the pile is empty.");
     const values = { cards: cardList(event.cards), count: event.cards.length };
     switch (event.reason) {
-      case "penalty": return named(ngettext("You draw %(count)s penalty card: %(cards)s.", "You draw %(count)s penalty cards: %(cards)s.", values.count), values);
-      case "refill": return named(_("After the trophy you draw %(cards)s."), values);
-      case "tuck": return named(_("For the tucked cards you draw %(cards)s."), values);
-      default: return named(_("You draw %(cards)s."), values);
+      case "penalty": return fmt(ngettext("You draw %(count)s penalty card: %(cards)s.", "You draw %(count)s penalty cards: %(cards)s.", values.count), values);
+      case "refill": return fmt(_("After the trophy you draw %(cards)s."), values);
+      case "tuck": return fmt(_("For the tucked cards you draw %(cards)s."), values);
+      default: return fmt(_("You draw %(cards)s."), values);
     }
   }
   function cardList(cards) { return cards.map(cardName).join(", "); }
@@ -91,26 +85,13 @@
   // --- drawing blocks ----------------------------------------------------------------------------------------
 
   function spiceIcon(spice, extraClass) {
-    const svg = document.createElementNS(SVG, "svg");
-    svg.setAttribute("viewBox", "0 0 24 24");
-    svg.setAttribute("class", `spicy-icon spice-${spice} ${extraClass || ""}`);
-    svg.setAttribute("aria-hidden", "true");
-    svg.setAttribute("focusable", "false");
-    const path = document.createElementNS(SVG, "path");
-    path.setAttribute("d", SPICE_SHAPES[spice]);
-    svg.append(path);
-    return svg;
+    return svg("svg", { viewBox: "0 0 24 24", class: `spicy-icon spice-${spice} ${extraClass || ""}`, "aria-hidden": "true",
+      focusable: "false" }, svg("path", { d: SPICE_SHAPES[spice] }));
   }
 
   function trophyIcon(filled) {
-    const svg = document.createElementNS(SVG, "svg");
-    svg.setAttribute("viewBox", "0 0 24 24");
-    svg.setAttribute("class", `spicy-trophy${filled ? " filled" : ""}`);
-    svg.setAttribute("aria-hidden", "true");
-    const path = document.createElementNS(SVG, "path");
-    path.setAttribute("d", "M7 3h10v2h3v3a4 4 0 0 1-4 4h-.4A5 5 0 0 1 13 14.8V18h3v3H8v-3h3v-3.2A5 5 0 0 1 8.4 12H8a4 4 0 0 1-4-4V5h3zm-1 4v1a2 2 0 0 0 1.3 1.9L7 7zm12 0-.3 2.9A2 2 0 0 0 18 8V7z");
-    svg.append(path);
-    return svg;
+    return svg("svg", { viewBox: "0 0 24 24", class: `spicy-trophy${filled ? " filled" : ""}`, "aria-hidden": "true" },
+      svg("path", { d: "M7 3h10v2h3v3a4 4 0 0 1-4 4h-.4A5 5 0 0 1 13 14.8V18h3v3H8v-3h3v-3.2A5 5 0 0 1 8.4 12H8a4 4 0 0 1-4-4V5h3zm-1 4v1a2 2 0 0 0 1.3 1.9L7 7zm12 0-.3 2.9A2 2 0 0 0 18 8V7z" }));
   }
 
   // A card face: number and spice letter in the corners, the spice's shape in the middle; wilds look different.
@@ -155,21 +136,21 @@
     if (view.phase === "last_card" && view.last_card) {
       const values = { name: ctx.name(view.last_card.seat) };
       if (view.last_card.seat === me) return _("You played your last card: the others may challenge it or decline.");
-      if (may("challenge") && may("play")) return named(_("%(name)s played their last card: challenge it, decline, or play on it."), values);
-      if (may("challenge")) return named(_("%(name)s played their last card: challenge it or decline."), values);
-      return named(_("%(name)s played their last card: waiting for the others to challenge or decline."), values);
+      if (may("challenge") && may("play")) return fmt(_("%(name)s played their last card: challenge it, decline, or play on it."), values);
+      if (may("challenge")) return fmt(_("%(name)s played their last card: challenge it or decline."), values);
+      return fmt(_("%(name)s played their last card: waiting for the others to challenge or decline."), values);
     }
     const decl = view.top ? declName(view.top.spice, view.top.number) : "";
     if (view.current === me && (may("play") || may("pass"))) {
       if (view.must_lead) return _("You lost the challenge: start a new stack. Choose a card, then a declaration.");
       if (!view.top) return _("Your turn: start a new stack (choose a card, then a declaration) or pass.");
-      if (may("challenge")) return named(_("Your turn: challenge %(decl)s, play on it (choose a card, then a declaration) or pass."), { decl });
-      return named(_("Your turn: play on %(decl)s (choose a card, then a declaration) or pass."), { decl });
+      if (may("challenge")) return fmt(_("Your turn: challenge %(decl)s, play on it (choose a card, then a declaration) or pass."), { decl });
+      return fmt(_("Your turn: play on %(decl)s (choose a card, then a declaration) or pass."), { decl });
     }
-    const turn = named(view.must_lead ? _("%(name)s lost the challenge and starts a new stack.") : _("%(name)s's turn."),
+    const turn = fmt(view.must_lead ? _("%(name)s lost the challenge and starts a new stack.") : _("%(name)s's turn."),
       { name: ctx.name(view.current) });
-    if (may("copy")) return `${turn} ${named(_("You may challenge %(decl)s or copy it (Copy Cat)."), { decl })}`;
-    if (may("challenge")) return `${turn} ${named(_("You may challenge %(decl)s."), { decl })}`;
+    if (may("copy")) return `${turn} ${fmt(_("You may challenge %(decl)s or copy it (Copy Cat)."), { decl })}`;
+    if (may("challenge")) return `${turn} ${fmt(_("You may challenge %(decl)s."), { decl })}`;
     return turn;
   }
 
@@ -185,9 +166,9 @@
     const hand = view.hand_sizes[seat], won = view.won_counts[seat], trophies = view.trophies[seat];
     const lastCard = view.last_card && view.last_card.seat === seat;
     const facts = [
-      named(ngettext("%(count)s card in hand", "%(count)s cards in hand", hand), { count: hand }),
-      named(ngettext("%(count)s card won", "%(count)s cards won", won), { count: won }),
-      named(ngettext("%(count)s trophy", "%(count)s trophies", trophies), { count: trophies }),
+      fmt(ngettext("%(count)s card in hand", "%(count)s cards in hand", hand), { count: hand }),
+      fmt(ngettext("%(count)s card won", "%(count)s cards won", won), { count: won }),
+      fmt(ngettext("%(count)s trophy", "%(count)s trophies", trophies), { count: trophies }),
     ];
     const name = ctx.name(seat) + (seat === ctx.seat ? ` (${_("you")})` : "");
     const label = [name, current ? _("to play") : null, lastCard ? _("last card") : null, ...facts].filter(Boolean).join(", ");
@@ -218,7 +199,7 @@
     const size = view.stack_size;
     const top = view.top;
     const label = top
-      ? named(ngettext("Spicy stack: %(count)s card; on top %(name)s declared %(decl)s.",
+      ? fmt(ngettext("Spicy stack: %(count)s card; on top %(name)s declared %(decl)s.",
         "Spicy stack: %(count)s cards; on top %(name)s declared %(decl)s.", size),
       { count: size, name: ctx.name(top.owner), decl: declName(top.spice, top.number) })
       : _("Spicy stack: empty, the next card starts a new stack.");
@@ -228,8 +209,8 @@
       top ? el("div", { class: "spicy-top", "data-top": `${top.spice}-${top.number}` }, declChip(el, top.spice, top.number, "big"),
         top.copy ? el("span", { class: "copy-badge", text: _("copy") }) : null) : el("span", { class: "empty-text", text: _("new stack") }));
     const caption = el("p", { class: "spicy-stack-caption" },
-      top ? named(_("%(decl)s by %(name)s"), { decl: declName(top.spice, top.number), name: ctx.name(top.owner) }) : _("Empty stack"),
-      el("br"), named(ngettext("%(count)s card", "%(count)s cards", size), { count: size }));
+      top ? fmt(_("%(decl)s by %(name)s"), { decl: declName(top.spice, top.number), name: ctx.name(top.owner) }) : _("Empty stack"),
+      el("br"), fmt(ngettext("%(count)s card", "%(count)s cards", size), { count: size }));
     return el("section", { class: "spicy-stack-area", "aria-labelledby": "spicy-stack-title" },
       el("h2", { id: "spicy-stack-title", class: "spicy-title", text: _("Stack") }),
       pile, caption);
@@ -250,8 +231,8 @@
         declChip(el, entry.spice, entry.number),
         ` ${declName(entry.spice, entry.number)} · ${ctx.name(entry.owner)}`,
         entry.copy ? ` · ${_("copy")}` : "",
-        entry.tucked ? ` · ${named(ngettext("%(count)s tucked", "%(count)s tucked", entry.tucked), { count: entry.tucked })}` : "",
-        entry.card ? ` · ${named(_("your card: %(card)s"), { card: cardName(entry.card) })}` : ""))));
+        entry.tucked ? ` · ${fmt(ngettext("%(count)s tucked", "%(count)s tucked", entry.tucked), { count: entry.tucked })}` : "",
+        entry.card ? ` · ${fmt(_("your card: %(card)s"), { card: cardName(entry.card) })}` : ""))));
   }
 
   function graceLeft(ui) { return Math.max(0, ui.graceUntil - Date.now()); }
@@ -275,12 +256,12 @@
   function graceText(left, view, ctx) {
     const seconds = Math.ceil(left / 1000);
     if (view.phase === "last_card" && view.options.lastCardDeclineRequired && view.last_card) {
-      return named(ngettext("Challenge window: %(seconds)s second left to challenge or decline %(name)s's last card.",
+      return fmt(ngettext("Challenge window: %(seconds)s second left to challenge or decline %(name)s's last card.",
         "Challenge window: %(seconds)s seconds left to challenge or decline %(name)s's last card.", seconds),
       { name: ctx.name(view.last_card.seat), seconds });
     }
     const mover = ctx.name(view.current);
-    return named(ngettext("Challenge window: %(name)s may play in %(seconds)s second.",
+    return fmt(ngettext("Challenge window: %(name)s may play in %(seconds)s second.",
       "Challenge window: %(name)s may play in %(seconds)s seconds.", seconds), { name: mover, seconds });
   }
 
@@ -295,12 +276,12 @@
       ? _("%(challenger)s was right and takes the stack (%(count)s).")
       : _("%(owner)s's claim held: %(owner)s takes the stack (%(count)s).");
     const text = [
-      named(_("%(challenger)s challenged %(trait)s of %(owner)s's %(decl)s."), {
+      fmt(_("%(challenger)s challenged %(trait)s of %(owner)s's %(decl)s."), {
         challenger: ctx.name(last.challenger), owner: ctx.name(last.owner), trait: traitName(last.trait),
         decl: declName(last.spice, last.number) }),
-      named(_("It was: %(card)s."), { card: cardName(last.card) }),
-      named(outcome, { challenger: ctx.name(last.challenger), owner: ctx.name(last.owner),
-        count: named(ngettext("%(count)s card", "%(count)s cards", last.stack_count), { count: last.stack_count }) }),
+      fmt(_("It was: %(card)s."), { card: cardName(last.card) }),
+      fmt(outcome, { challenger: ctx.name(last.challenger), owner: ctx.name(last.owner),
+        count: fmt(ngettext("%(count)s card", "%(count)s cards", last.stack_count), { count: last.stack_count }) }),
     ];
     return el("section", { class: `spicy-reveal ${last.challenger_won ? "challenger-won" : "owner-won"}`, "aria-labelledby": "spicy-reveal-title" },
       el("div", { class: "spicy-reveal-head" },
@@ -310,7 +291,7 @@
           onclick: () => { ui.hiddenReveal = revealKey(last); redraw(document.querySelector('[data-game="spicy"] [data-board]')); } }) : null),
       el("div", { class: "spicy-reveal-body" },
         el("div", { class: "spicy-flipper", "data-reveal": "" },
-          el("span", { class: "spicy-card flip-front", role: "img", "aria-label": named(_("Revealed card: %(card)s"), { card: cardName(last.card) }),
+          el("span", { class: "spicy-card flip-front", role: "img", "aria-label": fmt(_("Revealed card: %(card)s"), { card: cardName(last.card) }),
             "data-card": last.card }, cardFace(el, last.card)),
           cardBack(el, "flip-back")),
         el("p", { class: "spicy-reveal-text", "data-reveal-text": "" },
@@ -326,8 +307,8 @@
     if (worldsEnd) {
       const above = worldsEnd.approx_cards_above, spread = worldsEnd.uncertainty;
       endText = above > spread
-        ? named(_("World's End: about %(count)s cards down (give or take %(spread)s)."), { count: above, spread })
-        : named(_("World's End is near the top: at most %(count)s cards down."), { count: above + spread });
+        ? fmt(_("World's End: about %(count)s cards down (give or take %(spread)s)."), { count: above, spread })
+        : fmt(_("World's End is near the top: at most %(count)s cards down."), { count: above + spread });
       const total = Math.max(pile.size, 1);
       const from = Math.max(0, above - spread) / total, to = Math.min(total, above + spread) / total;
       const zone = el("span", { class: "worlds-end-zone" });
@@ -338,10 +319,10 @@
     return el("section", { class: "spicy-draw-area", "aria-labelledby": "spicy-draw-title" },
       el("h2", { id: "spicy-draw-title", class: "spicy-title", text: _("Draw pile") }),
       el("div", { class: "spicy-draw-pile" }, cardBack(el, "draw"),
-        el("span", { class: "draw-count", text: named(ngettext("%(count)s card", "%(count)s cards", pile.size), { count: pile.size }) })),
+        el("span", { class: "draw-count", text: fmt(ngettext("%(count)s card", "%(count)s cards", pile.size), { count: pile.size }) })),
       gauge, el("p", { class: "worlds-end-text" }, endText),
       el("p", { class: "trophies-left" },
-        el("span", { class: "visually-hidden", text: named(_("Trophies left: %(count)s of 3"), { count: view.trophies_left }) }),
+        el("span", { class: "visually-hidden", text: fmt(_("Trophies left: %(count)s of 3"), { count: view.trophies_left }) }),
         el("span", { "aria-hidden": "true", text: `${_("Trophies left")} ` }),
         ...Array.from({ length: 3 }, (unused, k) => trophyIcon(k < view.trophies_left))));
   }
@@ -361,9 +342,9 @@
     for (const action of legal) {
       if (action.type === "challenge") {
         const top = view.top;
-        const text = action.trait === "spice" ? named(_("Wrong spice! (not %(spice)s)"), { spice: spiceName(top.spice) })
-          : action.trait === "number" ? named(_("Wrong number! (not %(number)s)"), { number: top.number })
-            : named(_("Wrong! (not %(decl)s)"), { decl: declName(top.spice, top.number) });
+        const text = action.trait === "spice" ? fmt(_("Wrong spice! (not %(spice)s)"), { spice: spiceName(top.spice) })
+          : action.trait === "number" ? fmt(_("Wrong number! (not %(number)s)"), { number: top.number })
+            : fmt(_("Wrong! (not %(decl)s)"), { decl: declName(top.spice, top.number) });
         buttons.push(el("button", { type: "button", class: "danger spicy-challenge", "data-key": `challenge-${action.trait}`,
           "data-challenge": action.trait, text, onclick: () => ctx.act(action) }));
       } else if (action.type === "decline") {
@@ -412,7 +393,7 @@
     const count = view.hand.length;
     return el("section", { class: "spicy-hand-area", "aria-labelledby": "spicy-hand-title" },
       el("h2", { id: "spicy-hand-title", class: "spicy-title",
-        text: named(ngettext("Your hand (%(count)s card)", "Your hand (%(count)s cards)", count), { count }) }),
+        text: fmt(ngettext("Your hand (%(count)s card)", "Your hand (%(count)s cards)", count), { count }) }),
       count ? el("ul", { class: "spicy-hand", "data-hand": "" }, ...handCards)
         : el("p", { class: "spicy-hint small", "data-hand": "", text: _("No cards in hand.") }),
       pickerPanel(el, board, view, legal, ctx, ui));
@@ -433,7 +414,7 @@
     const card = ui.pick.card;
     const plays = legal.filter((action) => action.type === "play" && action.card === card);
     const copies = legal.filter((action) => action.type === "copy" && action.card === card);
-    const parts = [el("p", { class: "spicy-hint" }, named(_("Declare your %(card)s as:"), { card: cardName(card) }))];
+    const parts = [el("p", { class: "spicy-hint" }, fmt(_("Declare your %(card)s as:"), { card: cardName(card) }))];
     if (card.startsWith("wild-")) {
       parts.push(el("p", { class: "spicy-hint small", text: card === "wild-number"
         ? _("A wild number survives any number challenge but fails every spice challenge.")
@@ -447,7 +428,7 @@
       const top = view.top;
       parts.push(el("div", { class: "actions" }, el("button", {
         type: "button", class: "spicy-copy", "data-key": "copy", "data-copy": "",
-        text: named(_("Copy Cat: copy %(decl)s now"), { decl: declName(top.spice, top.number) }),
+        text: fmt(_("Copy Cat: copy %(decl)s now"), { decl: declName(top.spice, top.number) }),
         onclick: () => (copies.some((action) => action.tuck) ? openTuck(board, ui, { kind: "copy" }) : ctx.act(copies[0])),
       })));
     }
@@ -499,15 +480,15 @@
         "data-key": `tuck-${index}`, "data-tuck": card,
         disabled: !on && ui.tuck.length >= 2,
         onclick: () => { ui.tuck = on ? ui.tuck.filter((k) => k !== index) : [...ui.tuck, index]; redraw(board); },
-      }, spokenName(el, named(_("Tuck %(card)s"), { card: cardName(card) })), cardFace(el, card)));
+      }, spokenName(el, fmt(_("Tuck %(card)s"), { card: cardName(card) })), cardFace(el, card)));
     });
     return el("div", { class: "spicy-picker spicy-tuck", role: "group", "aria-label": _("Change Your Luck") },
-      el("p", { class: "spicy-hint" }, named(_("Change Your Luck: tuck up to 2 more cards under your %(card)s declared %(decl)s, then draw as many."),
+      el("p", { class: "spicy-hint" }, fmt(_("Change Your Luck: tuck up to 2 more cards under your %(card)s declared %(decl)s, then draw as many."),
         { card: cardName(ui.pick.card), decl })),
       el("ul", { class: "spicy-hand" }, ...toggles),
       el("div", { class: "actions" },
         el("button", { type: "button", "data-key": "tuck-confirm", "data-tuck-confirm": "", disabled: !match || held,
-          text: named(ngettext("Play, tucking %(count)s card", "Play, tucking %(count)s cards", chosen.length), { count: chosen.length }),
+          text: fmt(ngettext("Play, tucking %(count)s card", "Play, tucking %(count)s cards", chosen.length), { count: chosen.length }),
           onclick: () => match && ctx.act(match) }),
         el("button", { type: "button", class: "secondary", "data-key": "tuck-cancel", text: _("Back"),
           onclick: () => { ui.pending = null; ui.tuck = []; redraw(board); } })));
@@ -537,7 +518,7 @@
     const result = view.result;
     if (!result) return null;
     const reason = END_REASONS[result.reason]
-      ? named(END_REASONS[result.reason](), { name: ctx.name(result.ranking[0][0]) }) : result.reason;
+      ? fmt(END_REASONS[result.reason](), { name: ctx.name(result.ranking[0][0]) }) : result.reason;
     const winners = result.ranking[0];
     const rows = result.ranking.flat().map((seat) => el("tr", { class: winners.includes(seat) ? "winner" : "" },
       el("th", { scope: "row" }, winners.includes(seat) ? trophyIcon(true) : null, ` ${ctx.name(seat)}`),
@@ -547,7 +528,7 @@
       el("td", {}, el("strong", { text: String(result.scores[seat]) }))));
     return el("section", { class: "spicy-scores", "aria-labelledby": "spicy-scores-title" },
       el("h2", { id: "spicy-scores-title", class: "spicy-title", text: _("Final scores") }),
-      el("p", { text: named(_("The game ended: %(reason)s."), { reason }) }),
+      el("p", { text: fmt(_("The game ended: %(reason)s."), { reason }) }),
       el("div", { class: "table-scroll", tabindex: "0", role: "group", "aria-label": _("Score table") }, el("table", {},
         el("thead", {}, el("tr", {}, ...[_("Player"), _("Cards won"), _("Trophies"), _("Cards in hand"), _("Score")]
           .map((title) => el("th", { scope: "col", text: title })))),
@@ -642,53 +623,53 @@
     const name = (seat) => ctx.name(seat);
     switch (event.type) {
       case "shuffle": {
-        const parts = [named(_("The cards are shuffled and dealt, %(count)s each; %(pile)s cards are left to draw. %(name)s starts."),
+        const parts = [fmt(_("The cards are shuffled and dealt, %(count)s each; %(pile)s cards are left to draw. %(name)s starts."),
           { count: event.hand_sizes[0], pile: event.draw_pile, name: name(event.first_player) })];
         if (event.spice_it_up.length) {
-          parts.push(named(_("Spice It Up!: %(cards)s."), { cards: event.spice_it_up.map((id) => (SPICE_IT_UP_TEXTS[id] ? SPICE_IT_UP_TEXTS[id][0]() : id)).join(", ") }));
+          parts.push(fmt(_("Spice It Up!: %(cards)s."), { cards: event.spice_it_up.map((id) => (SPICE_IT_UP_TEXTS[id] ? SPICE_IT_UP_TEXTS[id][0]() : id)).join(", ") }));
         }
         return parts.join(" ");
       }
-      case "deal": return named(_("Your hand: %(cards)s."), { cards: cardList(event.cards) });
+      case "deal": return fmt(_("Your hand: %(cards)s."), { cards: cardList(event.cards) });
       case "play": case "copy": {
         const decl = declName(event.spice, event.number);
         let line = event.type === "copy"
-          ? named(_("%(name)s copies %(decl)s out of turn."), { name: name(event.seat), decl })
-          : named(_("%(name)s plays a card as %(decl)s."), { name: name(event.seat), decl });
-        if (event.tucked) line += ` ${named(ngettext("They tuck %(count)s card under it.", "They tuck %(count)s cards under it.", event.tucked), { count: event.tucked })}`;
-        return `${line} ${named(ngettext("%(count)s card left in hand.", "%(count)s cards left in hand.", event.hand_size), { count: event.hand_size })}`;
+          ? fmt(_("%(name)s copies %(decl)s out of turn."), { name: name(event.seat), decl })
+          : fmt(_("%(name)s plays a card as %(decl)s."), { name: name(event.seat), decl });
+        if (event.tucked) line += ` ${fmt(ngettext("They tuck %(count)s card under it.", "They tuck %(count)s cards under it.", event.tucked), { count: event.tucked })}`;
+        return `${line} ${fmt(ngettext("%(count)s card left in hand.", "%(count)s cards left in hand.", event.hand_size), { count: event.hand_size })}`;
       }
       case "played_card": {
-        const line = named(_("Your card was %(card)s."), { card: cardName(event.card) });
-        return event.tucked_cards.length ? `${line} ${named(_("Tucked: %(cards)s."), { cards: cardList(event.tucked_cards) })}` : line;
+        const line = fmt(_("Your card was %(card)s."), { card: cardName(event.card) });
+        return event.tucked_cards.length ? `${line} ${fmt(_("Tucked: %(cards)s."), { cards: cardList(event.tucked_cards) })}` : line;
       }
       case "reverse": return event.direction === 1 ? _("Chili! Play goes in the normal direction again.") : _("Chili! The direction of play is reversed.");
-      case "raid": return named(ngettext("Spice Raider: %(name)s wins %(count)s card from under the paw.",
+      case "raid": return fmt(ngettext("Spice Raider: %(name)s wins %(count)s card from under the paw.",
         "Spice Raider: %(name)s wins %(count)s cards from under the paw.", event.count), { name: name(event.seat), count: event.count });
-      case "pass": return named(_("%(name)s passes."), { name: name(event.seat) });
+      case "pass": return fmt(_("%(name)s passes."), { name: name(event.seat) });
       case "draw": {
         if (event.seat === ctx.seat) return null; // the private "drew" line says more
-        return named(drawText(event.reason, event.count), { name: name(event.seat), count: event.count });
+        return fmt(drawText(event.reason, event.count), { name: name(event.seat), count: event.count });
       }
       case "drew": return drewText(event);
-      case "last_card": return named(_("%(name)s plays their last card!"), { name: name(event.seat) });
-      case "decline": return named(_("%(name)s does not challenge."), { name: name(event.seat) });
+      case "last_card": return fmt(_("%(name)s plays their last card!"), { name: name(event.seat) });
+      case "decline": return fmt(_("%(name)s does not challenge."), { name: name(event.seat) });
       case "challenge": {
         const values = { name: name(event.seat), owner: name(event.owner), decl: declName(event.spice, event.number),
           trait: traitName(event.trait), card: cardName(event.card) };
-        const claim = named(_("%(name)s challenges %(trait)s of %(owner)s's %(decl)s: it is %(card)s."), values);
-        return `${claim} ${named(event.challenger_won ? _("%(name)s was right.") : _("%(owner)s's claim holds."), values)}`;
+        const claim = fmt(_("%(name)s challenges %(trait)s of %(owner)s's %(decl)s: it is %(card)s."), values);
+        return `${claim} ${fmt(event.challenger_won ? _("%(name)s was right.") : _("%(owner)s's claim holds."), values)}`;
       }
-      case "stack_won": return named(ngettext("%(name)s takes the stack (%(count)s card).", "%(name)s takes the stack (%(count)s cards).", event.count),
+      case "stack_won": return fmt(ngettext("%(name)s takes the stack (%(count)s card).", "%(name)s takes the stack (%(count)s cards).", event.count),
         { name: name(event.seat), count: event.count });
-      case "trophy": return named(ngettext("%(name)s wins a trophy! %(left)s trophy left.", "%(name)s wins a trophy! %(left)s trophies left.", event.trophies_left),
+      case "trophy": return fmt(ngettext("%(name)s wins a trophy! %(left)s trophy left.", "%(name)s wins a trophy! %(left)s trophies left.", event.trophies_left),
         { name: name(event.seat), left: event.trophies_left });
       case "worlds_end": return _("World's End reaches the top of the draw pile!");
       case "deck_empty": return _("The draw pile is empty.");
       case "game_over": {
-        const reason = END_REASONS[event.reason] ? named(END_REASONS[event.reason](), { name: name(event.ranking[0][0]) }) : event.reason;
+        const reason = END_REASONS[event.reason] ? fmt(END_REASONS[event.reason](), { name: name(event.ranking[0][0]) }) : event.reason;
         const scores = event.scores.map((score, seat) => `${name(seat)} ${score}`).join(", ");
-        return named(_("Game over: %(reason)s. Scores: %(scores)s."), { reason, scores });
+        return fmt(_("Game over: %(reason)s. Scores: %(scores)s."), { reason, scores });
       }
       default: return null;
     }
@@ -697,9 +678,9 @@
   // The result screen: why it ended, in the board's own words (the frame shows result.scores).
   function reason(result, ctx) {
     if (!END_REASONS[result.reason]) return null;
-    const text = named(END_REASONS[result.reason](), { name: ctx.name(result.ranking[0][0]) });
-    return named(_("The game ended: %(reason)s."), { reason: text });
+    const text = fmt(END_REASONS[result.reason](), { name: ctx.name(result.ranking[0][0]) });
+    return fmt(_("The game ended: %(reason)s."), { reason: text });
   }
 
-  window.Tapete.registerGame("spicy", { render, describe, animate, reason });
+  Tapete.registerGame("spicy", { render, describe, animate, reason });
 })();

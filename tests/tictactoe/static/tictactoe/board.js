@@ -1,8 +1,7 @@
 // The test-only game's board for the shared table frame (static/js/table.js): nine buttons, one per square.
 (function () {
   "use strict";
-  const _ = window.gettext || ((text) => text);
-  const fmt = window.interpolate || ((text) => text);
+  const { gettext: _, interpolate: fmt } = Tapete.kit;  // static/js/table.js, its header
 
   window.Tapete.registerGame("tictactoe", {
     render(board, data, ctx) {

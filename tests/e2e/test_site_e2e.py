@@ -49,6 +49,9 @@ def test_the_replay_of_a_finished_match_steps_back_and_forth(new_player, django_
     page.goto(f"/table/{match.pk}/replay/")
     label = page.locator("[data-step-label]")
     label.filter(has_text=f"{total} of {total}").wait_for()
+    # The replay opens on the board; its result is one button away.
+    assert page.locator("[data-result]").is_hidden()
+    page.click("[data-show-result]")
     page.wait_for_selector("[data-result]:not([hidden])")
     page.click("[data-first]")
     label.filter(has_text=f"1 of {total}").wait_for()

@@ -260,6 +260,11 @@ def test_no_address_of_the_site_answers_a_server_error(client, fuzz_world, route
         path = "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda found: arguments[found.group(1)], route)
         control = any(CONTROL.search(unquote(value)) for value in arguments.values())
         for response in (client.get(path, query), client.post(path, form)):
+            if route == "internal/health/" and response.status_code == 503:
+                # The operator's health check answers 503 when beat or a queue is late (no worker runs here):
+                # its verdict, in its JSON report, not a crash.
+                assert response.json()["healthy"] is False
+                continue
             assert response.status_code < 500, (path, response.status_code)
             if control and not route.startswith(("api/", "accounts/password/reset/")):
                 assert response.status_code == 404, path

@@ -15,9 +15,9 @@ from accounts.models import User
 from accounts.registration import TooManyAccounts, account_save
 from accounts.selectors import finished_games, user_current_matches, user_finished_matches
 from ratings.charts import rating_chart_svg
-from ratings.fair_play import abandonment_record, playban_notice
 from ratings.pools import pool_label
 from ratings.selectors import user_history, user_ratings
+from turnengine.fair_play import abandonment_record, playban_notice
 from web import throttle
 
 

@@ -58,6 +58,11 @@ class ApiToken(models.Model):
         revocation closes them all, in every process."""
         return f"api-token.{self.pk}"
 
+    def still_live(self) -> bool:
+        """Read again from the database: the token is not revoked now (a socket asks once it has joined its group,
+        so a revocation landing during its handshake still closes it)."""
+        return type(self).objects.filter(pk=self.pk, revoked_at__isnull=True).exists()
+
 
 class BotAccount(models.Model):
     """An account its owner turned into a bot account (for ever). The site's own computer players are bots too

@@ -19,8 +19,8 @@ from accounts.guests import login_or_guest
 from lobby import option_text, rematch, selectors, services
 from lobby.errors import LobbyError, TooManyTables
 from lobby.forms import TableForm
-from ratings.fair_play import playban_durations, playban_notice
 from turnengine import bot_seats, clocks
+from turnengine.fair_play import playban_durations, playban_notice
 from turnengine.models import Match
 from turnengine.views import MAX_SEATS, board_templates
 from web.params import BadParameter, int_param

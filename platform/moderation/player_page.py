@@ -20,8 +20,8 @@ from moderation.admin_actions import action_url
 from moderation.fair_play import NEW_ACCOUNT_AGE, farming_signals
 from moderation.models import AuditEntry, Report
 from moderation.sanctions import player_restrictions
-from ratings.fair_play import abandonment_record
 from ratings.models import Playban, Rating
+from turnengine.fair_play import abandonment_record
 from turnengine.models import Match, Seat
 
 

@@ -89,7 +89,7 @@ class RatingReversal(models.Model):
 
 
 class Playban(models.Model):
-    """A bar from ranked tables for abandoning too many ranked games (``ratings.fair_play``): issued by the engine
+    """A bar from ranked tables for abandoning too many ranked games (``turnengine.fair_play``): issued by the engine
     when a ranked game ends, never by hand; in force from ``starts_at`` until ``ends_at``."""
 
     user = models.ForeignKey(

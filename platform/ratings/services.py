@@ -24,7 +24,7 @@ def match_is_rated(match) -> bool:
     """Only ranked games between people count: a ranked table seats no computer player (the engine's writer refuses
     them, ``turnengine.writer.seat_refusal``), and one that had some before that rule is not rated; bot accounts
     sit only at tables that admit them, rated in the bot pool (``ratings.pools``). A ranked game that ended because
-    nobody was there any more moves no rating (its seats count as abandoned: ``ratings.fair_play``)."""
+    nobody was there any more moves no rating (its seats count as abandoned: ``turnengine.fair_play``)."""
     if not match.ranked or match.bot_seats:
         return False
     return match.result is None or match.result.get("reason") != ABANDONED_BY_ALL

@@ -12,7 +12,7 @@
   shapes), after the user's frame bucket allowed it, and hands it to :meth:`FrameSocket.handle`;
 * answers every refusal with an ``error`` frame and keeps the socket open: an :class:`EngineError` with its code,
   and any other exception as ``server_error``, logged in one line without the client's payload or a traceback;
-* joins, for a socket opened with a Bot API token, the token's group (``ApiToken.socket_group``), so that
+* joins, for a socket opened with a Bot API token, the token's group (the token's ``socket_group``), so that
   revoking the token closes it at once in every process, with 4401 and the reason ``token_revoked``;
 * gives up its channel-layer channel when it ends (``realtime.channel_layer``), so that no Redis subscription
   outlives it;
@@ -37,7 +37,6 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
-from botapi.models import ApiToken
 from realtime.dispatch import DispatchWithoutDatabaseHop
 from realtime.errors import MESSAGES, transport_error
 from realtime.frames import KINDS, ClientMessage, parse_client_frame
@@ -68,10 +67,6 @@ CLOSE_ERRORS = {
 
 # This process's open sockets and frame buckets (see realtime.ratelimit).
 REGISTER = SocketRegister()
-
-
-def token_is_live(token_id: int) -> bool:
-    return ApiToken.objects.filter(pk=token_id, revoked_at__isnull=True).exists()
 
 
 def scope_language(scope: dict) -> str:
@@ -162,7 +157,7 @@ class FrameSocket(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
             if self.token_group is not None:
                 await self.channel_layer.group_add(self.token_group, self.channel_name)
                 # Revoked between the handshake's check and joining the group: its close message went to nobody.
-                if not await database_sync_to_async(token_is_live)(token.pk):
+                if not await database_sync_to_async(token.still_live)():
                     await self.accept()
                     await self.close_with(CLOSE_UNAUTHENTICATED, "token_revoked")
                     return

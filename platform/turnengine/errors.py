@@ -42,7 +42,7 @@ MESSAGES = {
 
 
 # Why a player may not take a seat (``turnengine.writer.seat_refusal``): the lobby and the Bot API answer these, not
-# the match socket. A playban's message is built with its end time (``ratings.fair_play.playban_message``).
+# the match socket. A playban's message is built with its end time (``turnengine.fair_play.playban_message``).
 SEAT_MESSAGES = {
     "computer_unranked": _("The computer players play friendly tables only: a ranked table seats people."),
     "bots_not_admitted": _("This table does not admit bot accounts."),

@@ -20,7 +20,7 @@ built. No caller sends a match's frames itself.
 
 Who may sit at a table is decided here too, under the table's lock (:func:`seat_player`, the only way a seat is
 taken): a ranked table seats people only, never the site's computer players, and bot accounts only where the table
-admits them (rated in the bot pool); a player barred from ranked play (``ratings.fair_play``) sits at friendly
+admits them (rated in the bot pool); a player barred from ranked play (``turnengine.fair_play``) sits at friendly
 tables only.
 
 The few writes that need no lock are here too: a table's creation (:func:`open_table`), the marker of a version
@@ -42,10 +42,10 @@ from django.utils import timezone
 from tapete_sdk.plugin import Outcome
 
 from ratings.elo import final_ranking
-from ratings.fair_play import active_playban, playban_message, playbans_after_finish
 from ratings.services import ABANDONED_BY_ALL, rating_apply_outcome
 from turnengine import bot_seats, clocks, jobs, match_sql, outbox
 from turnengine.errors import EngineError, seat_error
+from turnengine.fair_play import active_playban, playban_message, playbans_after_finish
 from turnengine.models import Match, MatchAction, Seat
 from turnengine.programs import is_bot_account
 from turnengine.seat_frames import build_update

@@ -26,13 +26,13 @@ from lobby.errors import LobbyError
 from moderation.admin import player_page_url
 from moderation.groups import ensure_moderators_group
 from ratings import elo
-from ratings.fair_play import abandonment_record
 from ratings.models import Playban, Rating, RatingChange, RatingReversal
 from tests.botapi.conftest import ApiClient
 from tests.conftest import PASSWORD, race, socket_presence
 from tests.turnengine.wsclient import connect, receive_until
 from turnengine import clocks, timers, writer
 from turnengine.errors import EngineError
+from turnengine.fair_play import abandonment_record
 from turnengine.models import Match, Seat
 
 pytestmark = pytest.mark.django_db

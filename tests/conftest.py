@@ -231,3 +231,32 @@ def socket_presence(match: Match, seat: int | None, delta: int, now=None) -> upd
     key = keys.pop() if keys else uuid.uuid4().hex  # closing a socket never opened changes nothing
     return presence.connection_close(key=key, match_id=match.pk, seat=seat)
 
+
+
+def computer_plays_for_an_away_seat(match: Match, users: list) -> int:
+    """Perudo: the awaited seat's only socket closes and the grace runs out, so the computer plays for it; then the
+    other player's bid, logged at the same replay step as the computer's move (the step two moves share). Returns
+    the away seat."""
+    from datetime import timedelta
+
+    from turnengine import timers
+
+    away = min(match.rules.awaited(match.state))
+    socket_presence(match, away, +1)
+    socket_presence(match, away, -1)
+    match.refresh_from_db()
+    grace_end = match.deadline_at
+    timers.match_expire(match_id=match.pk, version=match.version, now=grace_end)
+    match.refresh_from_db()
+    other = 1 - away
+    if other in match.rules.awaited(match.state):
+        action = next(a for a in match.rules.legal_actions(match.state, other) if a["type"] == "bid")
+        services.match_apply_action(
+            match_id=match.pk,
+            user=users[other],
+            expected_version=match.version,
+            action=action,
+            now=grace_end + timedelta(seconds=5),
+        )
+        match.refresh_from_db()
+    return away

@@ -153,32 +153,13 @@ def test_moves_the_computer_played_for_an_away_player_say_so_and_are_numbered_wi
     """A disconnected player's seat is played by the computer once the grace is over: the analysis used to
     attribute those moves to the player without a word, and the player's own move and the computer's next one,
     logged at the same replay step, were both labelled "Step n" (issue 35)."""
-    from datetime import timedelta
-
     from botapi.analysis.presentation import analysis_context
-    from tests.conftest import socket_presence
-    from turnengine import timers
+    from tests.conftest import computer_plays_for_an_away_seat
     from turnengine.played_for import computer_played_steps
 
     match, users = start_table("perudo", 2)
-    away = min(match.rules.awaited(match.state))
-    socket_presence(match, away, +1)
-    socket_presence(match, away, -1)
-    match.refresh_from_db()
-    grace_end = match.deadline_at
-    timers.match_expire(match_id=match.pk, version=match.version, now=grace_end)  # the computer plays for it
-    match.refresh_from_db()
+    away = computer_plays_for_an_away_seat(match, users)
     other = 1 - away
-    if other in match.rules.awaited(match.state):  # its move, then the computer's for the away seat: one step
-        action = next(a for a in match.rules.legal_actions(match.state, other) if a["type"] == "bid")
-        services.match_apply_action(
-            match_id=match.pk,
-            user=users[other],
-            expected_version=match.version,
-            action=action,
-            now=grace_end + timedelta(seconds=5),
-        )
-    match.refresh_from_db()
     played_for = computer_played_steps(match)
     assert played_for and all(match.actions.get(step=step).seat == away for step in played_for)
     match = play_to_the_end(match, users)

@@ -5,11 +5,13 @@
   meant to end in an ellipsis and carries its whole text in its title or spoken label;
 * at each game's busiest turn (Perudo's Dudo in the round after a reveal at four players, Spicy's ninth card
   with a card to answer), every control is in view and uncovered (the layout test's ``CHECK_LAYOUT``), and the
-  sound toggle has a visible label;
-* Spicy: picking a card opens the declarations without pushing the status line out of view;
+  sound toggle has a visible label (its word, or its note on a phone) and its word as its accessible name;
+* Spicy: picking a card opens the declarations without pushing the status line out of view or under the bar;
 * a refused creation form opens on its error summary (focused, in view), and its submit button is in view;
 * a replay opens on the board, its result one button away;
-* How to play draws the Paco as the table does (a toucan).
+* How to play draws the Paco as the table does: the same toucan as the table's face picker, part for part;
+* the analysis of a match where the computer played for an away seat says so ("Played by the computer for X"),
+  and numbers the two moves that share a replay step ("Step N (1/2)", "Step N (2/2)").
 
 One browser context per language; the tables are set up through the services. Screenshots:
 ``test-artifacts/edges-*.png``.
@@ -19,9 +21,12 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.utils import translation
+from django.utils.translation import gettext
+from playwright.sync_api import expect
 
 from botapi.analysis.store import analysis_compute
-from tests.conftest import GAME_KEYS, play_to_the_end
+from tests.conftest import GAME_KEYS, computer_plays_for_an_away_seat, play_to_the_end
 from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.test_table_layout_e2e import (
     BUSIEST,
@@ -36,7 +41,6 @@ from tests.e2e.test_table_layout_e2e import (
 pytestmark = [pytest.mark.e2e, pytest.mark.frontend]
 
 LANGUAGES = ["en", "fr", "it"]
-PHONES = [size for size in SIZES if size[0] < 900]
 
 # Text elements whose content is wider than their box. An element meant to end in an ellipsis is fine when its
 # whole text is in its own (or an ancestor's) title or aria-label; boxes that scroll on purpose are skipped.
@@ -75,6 +79,20 @@ SOUND_LABEL_SHOWN = """() => [...document.querySelectorAll(".sound-toggle :is(.s
 
 IN_VIEW = """(selector) => { const box = document.querySelector(selector).getBoundingClientRect();
   return box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth; }"""
+
+# A die's picture: the shape and place of each part drawn over the die's body (pips or the toucan's parts).
+PICTURE = """(selector) => [...(document.querySelector(selector)?.querySelectorAll("rect ~ *, rect ~ * *") ?? [])]
+  .filter((node) => node.tagName !== "g")
+  .map((node) => [node.tagName, ...["d", "cx", "cy", "r", "rx", "ry"].map((name) => node.getAttribute(name))].join(" "))"""
+
+SHOWN_WHOLE = """(node) => { const box = node.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= innerWidth
+    && !!hit && node.contains(hit); }"""
+
+# The first replay step that two notes of the analysis share (a player's move, then the computer's).
+SHARED_STEP = """() => { const steps = [...document.querySelectorAll("li[data-analysis-step]")].map((li) => li.dataset.analysisStep);
+  return steps.find((step, index) => steps.indexOf(step) !== index) ?? null; }"""
 
 UNCOVERED = """(selector) => { const node = document.querySelector(selector), box = node.getBoundingClientRect();
   const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
@@ -117,6 +135,8 @@ def _busiest_table(browser, live_url, users, language, game):
     match, seated = _table(users, game, players=players, options=options)
     reach(match, seated)
     context, page, errors = _context(browser, live_url, language, seated[_awaited(match)])
+    with translation.override(language):
+        sound = gettext("Sound")
     try:
         _open(page, match)
         for width, height in _sizes(page):
@@ -126,8 +146,11 @@ def _busiest_table(browser, live_url, users, language, game):
             assert not report["problems"], f"{where}: {report['problems']}"
             _no_clipping(page, where)
             assert page.evaluate(SOUND_LABEL_SHOWN), f"the sound toggle has no visible label on {where}"
+            expect(page.locator("[data-sound]")).to_have_accessible_name(sound)
+        if game == "perudo":
+            _how_to_play_draws_the_tables_paco(page, language)
         if game == "spicy":
-            for width, height in PHONES:  # the declarations open under the hand; the status line stays in view
+            for width, height in SIZES:  # the declarations open under the hand; the status line stays in view
                 page.set_viewport_size({"width": width, "height": height})
                 page.locator(".spicy-hand button.spicy-card:not([disabled])").first.click()  # picks or unpicks
                 if not page.is_visible(".spicy-picker"):
@@ -174,12 +197,6 @@ def test_forms_replay_and_how_to_play_in_every_language_and_size(browser, live_u
         page.click("[data-show-result]")
         assert page.is_visible("[data-result] tbody tr")
 
-        page.goto("/how-to-play/perudo/")
-        paco = page.locator('.pictures svg[data-face="1"]')
-        assert paco.locator("[data-toucan]").count() == 1 and paco.locator("polygon").count() == 0
-        for width, height in _sizes(page):
-            _no_clipping(page, f"How to play Perudo in {language} at {width}x{height}")
-
         context.clear_cookies()  # the forms as a registered player (the rating range needs a ranked table)
         context.add_cookies([{"name": "django_language", "value": language, "url": live_url}])
         client = Client()
@@ -192,6 +209,22 @@ def test_forms_replay_and_how_to_play_in_every_language_and_size(browser, live_u
         assert not errors
     finally:
         context.close()
+
+
+def _how_to_play_draws_the_tables_paco(page, language):
+    """The table (open on ``page``) draws the Paco in its face picker; How to play's Paco is the same picture."""
+    table_paco = page.evaluate(PICTURE, "label[for=pd-face-1] svg")
+    assert table_paco, "the table's face picker draws no Paco"
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto("/how-to-play/perudo/")
+    for width, height in _sizes(page):
+        where = f"How to play Perudo in {language} at {width}x{height}"
+        assert page.evaluate(PICTURE, '.pictures svg[data-face="1"]') == table_paco, f"not the table's Paco: {where}"
+        paco = page.locator('.pictures svg[data-face="1"]')
+        paco.scroll_into_view_if_needed()
+        assert paco.bounding_box()["width"] >= 24 and page.evaluate(IN_VIEW, '.pictures svg[data-face="1"]'), where
+        _no_clipping(page, where)
+    page.screenshot(path=str(ARTIFACTS / f"edges-paco-{language}.png"))
 
 
 def _refused_form(page, game, language, width, height):
@@ -216,3 +249,55 @@ def _refused_form(page, game, language, width, height):
         page.screenshot(path=str(ARTIFACTS / f"edges-form-{language}-{width}x{height}.png"))
     page.click("[data-error-summary] a")  # the summary's link goes to the field
     assert page.evaluate("document.activeElement.name") == "max_rating"
+
+
+def _wheel_to(page, node, where):
+    """Turn the mouse wheel over the analysis panel, as a player would, until ``node`` is whole and on top in the
+    window; a panel that cannot be scrolled so fails."""
+    panel = page.locator("#panel-analysis").bounding_box()
+    page.mouse.move(panel["x"] + panel["width"] / 2, panel["y"] + panel["height"] / 2)
+    for _ in range(80):
+        box = node.bounding_box()
+        if node.evaluate(SHOWN_WHOLE):
+            return
+        page.mouse.wheel(0, 150 if box["y"] + box["height"] / 2 > panel["y"] + panel["height"] / 2 else -150)
+        page.wait_for_timeout(30)
+    raise AssertionError(f"the wheel does not bring {node.inner_text()[:40]!r} into view on {where}")
+
+
+def test_the_analysis_notes_the_computers_moves_and_numbers_a_shared_step_in_every_language_and_size(
+    browser, live_url, start_table, transactional_db
+):
+    match, seated = start_table("perudo", 2)
+    away = computer_plays_for_an_away_seat(match, seated)  # built as tests/botapi/test_analysis.py builds it
+    match = play_to_the_end(match, seated)
+    analysis_compute(match_id=match.pk)
+    for language in LANGUAGES:
+        with translation.override(language):
+            said = gettext("Played by the computer for %(name)s, who was away: %(note)s")
+        said = said.split("%(note)s")[0] % {"name": seated[away].username}
+        context, page, errors = _context(browser, live_url, language, seated[1 - away])
+        try:
+            page.goto(f"/table/{match.pk}/replay/")
+            page.wait_for_selector("[data-board] > *")
+            for width, height in _sizes(page):
+                where = f"the analysis in {language} at {width}x{height}"
+                if page.is_visible("[data-side-open]") and not page.is_visible("#tab-analysis"):
+                    page.click("[data-side-open]")
+                page.click("#tab-analysis")
+                note = page.locator("li[data-analysis-step]", has_text=said).first
+                _wheel_to(page, note, where)
+                shared = page.evaluate(SHARED_STEP)
+                assert shared, f"no two moves share a replay step in {where}"
+                steps = page.locator(f'[data-analysis-step="{shared}"] [data-go-to-step]')
+                labels = [label.strip() for label in steps.all_inner_texts()]
+                numbers, parts = [label.rsplit(" ", 1)[-1] for label in labels], len(labels)
+                assert parts > 1 and numbers == [f"({part}/{parts})" for part in range(1, parts + 1)], f"{where}: {labels}"
+                assert all(str(shared) in label for label in labels), f"{where}: {labels}"
+                for step in (steps.first, steps.last):
+                    _wheel_to(page, step, where)
+                page.screenshot(path=str(ARTIFACTS / f"edges-analysis-{language}-{width}x{height}.png"))
+                _no_clipping(page, where)
+            assert not errors
+        finally:
+            context.close()

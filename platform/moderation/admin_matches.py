@@ -17,11 +17,9 @@ from moderation.models import NetworkNotice, Report
 from moderation.services import abort_refusal, reverse_refusal
 from ratings.models import RatingChange
 from turnengine.models import ChatMessage, Match, MatchAction
+from turnengine.played_for import computer_played_steps
 from turnengine.views import board_templates
 from web.admin_base import ReadOnlyModelAdmin
-
-# Engine notices that come with a move the computer played for the seat (it ran out of time, or of the grace away).
-PLAYED_FOR_NOTICES = ("seat_timeout", "seat_autoplayed")
 
 
 def revealed_log(match: Match) -> list[dict]:
@@ -30,29 +28,18 @@ def revealed_log(match: Match) -> list[dict]:
     A step the computer played for a seat is marked ``computer``: the seat had left or was marked absent (a
     suspension or a ban makes the player leave), or ran out of time or of the grace while away."""
     notices = list(match.presence_notices.order_by("pk"))
-    left_at = {(item.notice.get("seat"), item.version) for item in notices if item.notice.get("type") == "left"}
-    absent: set[int] = set()
+    played_for = computer_played_steps(match)
     rows: list[dict] = []
 
     def add_notices(before_version: int | None) -> None:
         while notices and (before_version is None or notices[0].version < before_version):
             item = notices.pop(0)
-            seat, kind = item.notice.get("seat"), item.notice.get("type")
-            if kind == "left":
-                absent.add(seat)
-            elif kind == "back" or (kind == "reconnected" and item.notice.get("back")):
-                absent.discard(seat)
-            rows.append({"step": None, "seat": seat, "at": item.created_at.isoformat(), "notice": True,
-                         "computer": False, "events": [item.notice]})
+            rows.append({"step": None, "seat": item.notice.get("seat"), "at": item.created_at.isoformat(),
+                         "notice": True, "computer": False, "events": [item.notice]})
 
     for row in match.actions.order_by("step"):
         add_notices(row.version)
-        computer = row.seat >= 0 and (
-            row.seat in absent
-            or (row.seat, row.version) in left_at  # moves the leave itself set off
-            or any(event.get("type") in PLAYED_FOR_NOTICES and event.get("seat") == row.seat for event in row.events)
-        )
-        absent.update(event.get("seat") for event in row.events if event.get("type") == "seat_absent")
+        computer = row.step in played_for
         rows.append({
             "step": row.step,
             "seat": row.seat,

@@ -1,8 +1,8 @@
 """Which logged moves the computer played for a seat: the engine plays a seat whose player ran out of time or of the
 disconnection grace (the row carries a ``seat_timeout`` or ``seat_autoplayed`` notice), was marked absent
 (``seat_absent``) or left the game (a ``left`` connection line), until they come back (``back``, or ``reconnected``
-with ``back``). Read from the action log and the kept connection lines, for whoever shows a finished match's moves
-(the post-game analysis)."""
+with ``back``). Read from the action log and the kept connection lines, for whoever shows a match's moves
+(the post-game analysis, the moderators' match page)."""
 
 from __future__ import annotations
 

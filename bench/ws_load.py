@@ -8,8 +8,15 @@ random legal move about every ``--interval`` seconds. A move's round trip runs f
 *every* seat has the new version's view. Then two bare echoes on the same stack at the same rate: a pair echo
 (one socket's frame fanned out through the channel layer to both sockets of a pair, on different processes: the
 move's round trip without the engine) and a ping echo (each socket's frame straight back). Prints moves/s,
-p50/p95/p99 round trips, errors, the ratios to both echoes and the machine's pure-Python speed before and after the
-run (this machine's speed changes by about two within an hour: compare runs only beside it).
+p50/p95/p99 round trips, errors, the ratios to both echoes, the CPU per move over the measured window (the servers
+and their children, PostgreSQL's whole cluster, the load generator: ``bench/proc_usage.py``) and the machine's
+pure-Python speed before and after the run (this machine's speed changes by about two within an hour: compare runs
+only beside it).
+
+``--find-knee`` plays every game throughout and steps the offered load (moves/s over all the games, set by the
+pace of each game) up by ``--knee-factor`` from ``--knee-start``, then bisects between the highest good step and
+the lowest bad one: a step is good if its p99 is under ``--p99-limit`` ms, it had no error and its load was made.
+It prints each step's figures and CPU, then the knee (one process unless ``--processes`` says otherwise).
 
 Embedded default (SQLite, in-memory layer: one process only)::
 
@@ -19,6 +26,7 @@ PostgreSQL + Redis, 2 ASGI processes (the issue's target: 500 games, p99 <= 50 m
 
     export DATABASE_URL=postgres://postgres@127.0.0.1:5432/tapete_bench REDIS_URL=redis://127.0.0.1:6379/1
     PYTHONPATH=platform:. .venv/bin/python bench/ws_load.py --processes 2 --games 500 --duration 60
+    PYTHONPATH=platform:. .venv/bin/python bench/ws_load.py --find-knee --games 500
 """
 
 from __future__ import annotations
@@ -357,13 +365,18 @@ async def measure(args, addresses: list[str], tables) -> tuple[Stats, Stats, Sta
 
 
 def next_offered_load(
-    steps: list[tuple[float, bool]], start: float, factor: float, precision: float, ceiling: float
+    steps: list[tuple[float, bool]],
+    start: float,
+    factor: float,
+    precision: float,
+    ceiling: float,
+    floor: float,
 ) -> float | None:
     """The next offered load (moves/s) to try, given the ``(offered, good)`` steps run so far, or ``None`` when the
     search is over. Upward from ``start`` by ``factor`` until a step is bad (or the next would pass ``ceiling``),
     then bisection between the highest good step below the lowest bad one and that bad one, until they are within
     ``precision`` of each other (0.1: the bad one at most 10 % above). If the first steps are bad, downward by
-    ``factor`` (over when below 1 move/s)."""
+    ``factor``, over when the next would be below ``floor``."""
     if not steps:
         return start
     bad = [offered for offered, good in steps if not good]
@@ -374,7 +387,7 @@ def next_offered_load(
     good_below = [offered for offered, good in steps if good and offered < lowest_bad]
     if not good_below:
         following = lowest_bad / factor
-        return following if following >= 1 else None
+        return following if following >= floor else None
     highest_good = max(good_below)
     if lowest_bad <= highest_good * (1 + precision):
         return None
@@ -413,7 +426,7 @@ class Step:
             else f"{label} n/a"
             for label, figures in self.cpu.items()
         )
-        ended = f", {self.finished} of {games} games over" if self.finished else ""
+        ended = f", {self.finished} of {games} games not playing: over or failed" if self.finished else ""
         return (
             f"step {number}: offered {self.offered:.1f} moves/s (a move every {games / self.offered:.2f} s per "
             f"game{ended}): {self.achieved:.1f} moves/s, p50 {percentile(self.ms, 0.5):.1f}  p95 "
@@ -439,7 +452,11 @@ async def find_knee(args, addresses: list[str], tables) -> list[Step]:
         for match_id, keys in tables
     ]
     await clock.all_ready.wait()
-    print(f"{len(tables)} games connected; searching the knee (p99 < {args.p99_limit} ms)", file=sys.stderr)
+    print(
+        f"{len(tables) - clock.finished} games connected (errors: {moves.errors or 'none'}); searching the knee "
+        f"(p99 < {args.p99_limit} ms)",
+        file=sys.stderr,
+    )
     selectors = usage_selectors(addresses)
     steps: list[Step] = []
     try:
@@ -450,6 +467,7 @@ async def find_knee(args, addresses: list[str], tables) -> list[Step]:
                 args.knee_factor,
                 args.knee_precision,
                 args.knee_ceiling,
+                args.knee_floor,
             )
             if offered is None:
                 break
@@ -511,7 +529,9 @@ def report_knee(args, steps: list[Step]) -> None:
     print(f"CPU at the knee: {cpu}")
     pairs = [(step.offered, step.good) for step in steps]
     if (
-        next_offered_load(pairs, args.knee_start, args.knee_factor, args.knee_precision, args.knee_ceiling)
+        next_offered_load(
+            pairs, args.knee_start, args.knee_factor, args.knee_precision, args.knee_ceiling, args.knee_floor
+        )
         is not None
     ):
         print(
@@ -662,6 +682,12 @@ def main() -> None:
         help="bisect until the lowest bad step is at most this share above the highest good one",
     )
     knee.add_argument("--knee-ceiling", type=float, default=5000.0, help="no step above this many moves/s")
+    knee.add_argument(
+        "--knee-floor",
+        type=float,
+        default=10.0,
+        help="if the first steps are bad, none below this many moves/s",
+    )
     knee.add_argument("--knee-steps", type=int, default=14, help="at most this many steps")
     knee.add_argument("--step-duration", type=float, default=12.0, help="seconds measured per step")
     knee.add_argument(

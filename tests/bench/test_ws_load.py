@@ -34,7 +34,7 @@ from bench.ws_load import (
 )
 from tests.servers import REAL_SERVICES, daphne_servers, database_url, wait_for_other_database_sessions
 
-SEARCH = {"start": 50.0, "factor": 1.5, "precision": 0.1, "ceiling": 5000.0}
+SEARCH = {"start": 50.0, "factor": 1.5, "precision": 0.1, "ceiling": 5000.0, "floor": 1.0}
 
 
 def search(capacity: float, **overrides) -> list[tuple[float, bool]]:
@@ -73,6 +73,7 @@ def test_when_the_first_step_is_bad_the_search_steps_down_and_ends_below_one_mov
     knee, lowest_bad = knee_of(steps)
     assert knee <= 20 < lowest_bad <= knee * 1.1
     assert knee_of(search(0.5))[0] is None  # never good: no knee, and the search ended
+    assert min(offered for offered, _ in search(0.5, floor=10)) >= 10
 
 
 def test_the_search_ends_at_the_ceiling_when_no_step_is_bad():
@@ -198,6 +199,7 @@ def test_a_knee_step_with_moves_reads_the_servers_and_postgresql_cpu(sent):
         knee_factor=1.5,
         knee_precision=0.1,
         knee_ceiling=20.0,  # one step
+        knee_floor=10.0,
         knee_steps=1,
         knee_settle=1.0,
         step_duration=2.0,

@@ -277,27 +277,26 @@ async def pair_echo_client(
             await socket.close()
 
 
-def usage_selectors(addresses: list[str]) -> dict:
-    """What :class:`CpuWindow` reads: the servers at ``addresses`` that listen on this machine, and their children
-    (``None`` if none is found here); every ``postgres`` process when the site runs on PostgreSQL; this process."""
-    ports = [int(port) for host, port in (address.rsplit(":", 1) for address in addresses) if host in LOCAL]
-    pids = listening_pids(ports) if proc_usage.available() else []
-    return {
-        SERVERS: server_tree(pids) if pids else None,
-        POSTGRES: named("postgres")
-        if settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
-        else None,
-        LOAD_GENERATOR: exactly([os.getpid()]),
-    }
-
-
-LOCAL = {"127.0.0.1", "localhost", "::1", "[::1]"}
+LOCAL = {"127.0.0.1", "localhost", "::1", "[::1]", ""}  # "" (or a path): PostgreSQL's Unix socket
 SERVERS, POSTGRES, LOAD_GENERATOR = "servers", "PostgreSQL (whole cluster)", "load generator"
 CPU_LABELS = {
     SERVERS: "servers (every server process found listening here, and its children)",
     POSTGRES: "PostgreSQL (the whole cluster's: every process named postgres on this machine, other clients too)",
     LOAD_GENERATOR: "load generator (this process)",
 }
+
+
+def usage_selectors(addresses: list[str]) -> dict:
+    """What :class:`CpuWindow` reads: the servers at ``addresses`` that listen on this machine, and their children
+    (``None`` if none is found here); every ``postgres`` process when the site's PostgreSQL is on this machine; this
+    process."""
+    ports = [int(port) for host, port in (address.rsplit(":", 1) for address in addresses) if host in LOCAL]
+    pids = listening_pids(ports) if proc_usage.available() else []
+    return {
+        SERVERS: server_tree(pids) if pids else None,
+        POSTGRES: named("postgres") if local_postgresql() else None,
+        LOAD_GENERATOR: exactly([os.getpid()]),
+    }
 
 
 async def run(args, addresses: list[str], tables, play) -> object:
@@ -593,6 +592,12 @@ def report_cpu(cpu: dict, moves: int, window: float) -> None:
         print(f"  {CPU_LABELS[label]}: {describe(cpu.get(label), moves)}{why_not(cpu, label)}")
 
 
+def local_postgresql() -> bool:
+    database = settings.DATABASES["default"]
+    host = database.get("HOST") or ""
+    return database["ENGINE"].endswith("postgresql") and (host in LOCAL or host.startswith("/"))
+
+
 def why_not(cpu: dict, label: str) -> str:
     if not proc_usage.available():
         return " (no /proc here)"
@@ -600,7 +605,7 @@ def why_not(cpu: dict, label: str) -> str:
         return (
             " (no server listening on this machine)"
             if label == SERVERS
-            else " (the site is not on PostgreSQL)"
+            else " (the site's database is not a PostgreSQL on this machine)"
         )
     return ""
 

@@ -104,8 +104,12 @@ def _burn(seconds: float) -> None:
 
 
 def test_a_window_reads_the_cpu_this_process_spent_and_none_for_an_idle_one():
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(5)"])
+    sleeper = subprocess.Popen(
+        [sys.executable, "-c", "import time; print('asleep', flush=True); time.sleep(5)"],
+        stdout=subprocess.PIPE,
+    )
     try:
+        assert sleeper.stdout.readline() == b"asleep\n"  # its start-up's CPU is spent before the window opens
         window = CpuWindow({"me": exactly([os.getpid()]), "sleeper": exactly([sleeper.pid])})
         window.start()
         _burn(0.5)
@@ -115,7 +119,7 @@ def test_a_window_reads_the_cpu_this_process_spent_and_none_for_an_idle_one():
         sleeper.wait()
     assert figures["me"].seconds >= 0.3
     assert figures["sleeper"].seconds <= 0.05
-    assert 0 < figures["me"].core_percent <= 100 * 2  # two cores at most on this machine
+    assert figures["me"].core_percent > 0
     assert CpuFigures(0.5, 10).per_move_ms(250) == pytest.approx(2.0)
     assert CpuFigures(0.5, 10).core_percent == pytest.approx(5.0)
 

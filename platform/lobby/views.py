@@ -296,3 +296,17 @@ def table_rematch(request, match_id: int):
     except Match.DoesNotExist:
         raise Http404 from None
     return redirect("lobby:table", match_id=new.pk)
+
+
+@login_required
+@require_POST
+def table_rematch_decline(request, match_id: int):
+    """ "No, thanks" to a rematch offer: the others see it; back to the game's lobby."""
+    match = get_object_or_404(Match, pk=match_id)
+    declined, _ = _run(
+        request, match_id, lambda: rematch.rematch_decline(user=request.user, match_id=match_id)
+    )
+    if declined:
+        messages.info(request, gettext("You declined the rematch."))
+        return redirect("lobby:game", game=match.game)
+    return redirect("lobby:table", match_id=match_id)

@@ -43,7 +43,7 @@ def test_two_humans_each_take_their_seat_and_the_second_starts_it(start_table):
     again, update = rematch.table_rematch(user=users[0], match_id=match.pk)
     assert again.pk == new.pk and again.status == Match.Status.ACTIVE and update is not None
     assert dict(again.seats.values_list("index", "user_id")) == {0: users[0].pk, 1: users[1].pk}
-    notice = rematch.rematch_notice(old=match, new=again)
+    notice = rematch.rematch_notice(match)
     assert match.group_name("all") in notice.frames
 
 

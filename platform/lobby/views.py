@@ -16,7 +16,7 @@ from tapete_sdk import registry
 from tapete_sdk.plugin import play_now_players, presets_of
 
 from accounts.guests import login_or_guest
-from lobby import option_text, rematch, selectors, services
+from lobby import featured, option_text, rematch, selectors, services
 from lobby.errors import LobbyError, TooManyTables
 from lobby.forms import TableForm
 from turnengine import bot_seats, clocks
@@ -50,6 +50,7 @@ def _may_rank(user) -> bool:
 
 def home(request):
     level = request.session.get(PLAY_LEVEL_SESSION_KEY)
+    live = featured.featured_tables()
     games = [
         {
             "rules": rules,
@@ -57,6 +58,7 @@ def home(request):
             "levels": bot_seats.level_choices(rules.key),
             "players": play_now_players(rules),
             "picture": select_template([f"{rules.key}/picture.html", "pictures/none.html"]),
+            "featured": live.get(rules.key),
         }
         for rules in registry.all_games()
     ]
@@ -169,6 +171,7 @@ def table_create(request, game: str):
             allow_bots=form.cleaned_data["allow_bots"],
             ip_address=request.META.get("REMOTE_ADDR"),
             grace_seconds=form.cleaned_data["disconnect_grace"],
+            spectator_delay=form.cleaned_data.get("spectator_delay", 0),
         )
     except TooManyTables as error:
         page = {"rules": rules, "form": form, **_table_lists(rules)}

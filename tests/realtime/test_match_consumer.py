@@ -12,7 +12,7 @@ from tapete_sdk import registry
 from tapete_sdk.plugin import player_counts_of, replay
 
 from tests.conftest import FAST_OPTIONS
-from tests.turnengine.wsclient import closed_with, connect, drain, receive_until
+from tests.turnengine.wsclient import connect, drain, receive_until
 from turnengine import seat_frames
 from turnengine.models import Match, MatchAction
 

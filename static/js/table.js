@@ -380,6 +380,7 @@
       if (box.hidden) return;
       const count = fmt(ngettext("%s watching", "%s watching", info.count), [info.count]);
       box.querySelector("[data-spectator-count]").textContent = count;
+      box.querySelector("[data-spectator-number]").textContent = String(info.count);  // phones: the eye and the number
       box.querySelector("summary").setAttribute("aria-label", count);
       const visitors = info.count - info.users.length - info.more;
       const names = [...info.users];

@@ -427,7 +427,7 @@
         el("strong", { text: `${line.user}${line.channel === "spectators" ? ` (${_("spectator")})` : ""}: ` }),
         line.phrase && quickText(line.phrase) ? el("span", { class: "quick-line", "data-phrase": line.phrase, text: quickText(line.phrase),
           "aria-label": QUICK_REACTIONS[line.phrase] ? QUICK_REACTIONS[line.phrase][1] : null }) : line.text,
-        own ? null : el("span", { class: "chat-tools" },
+        own || !this.root.dataset.username ? null : el("span", { class: "chat-tools" },  // a visitor may not mute
           el("button", { type: "button", class: "link", text: _("mute"), "aria-label": fmt(_("Hide %s's chat"), [line.user]),
             onclick: () => this.send("mute", { username: line.user }) }),
           reportUrl ? el("a", { href: reportUrl, text: _("report"), "aria-label": fmt(_("Report %s"), [line.user]) }) : null)));
@@ -611,7 +611,7 @@
         buttons.push(post(this.root.dataset.rematchUrl, { "data-play-again": "", text: _("Play again") }));
       }
       if (state.accepted.length) notes.push(el("p", { class: "rematch-note", text: fmt(_("Ready to play again: %s."), [state.accepted.join(", ")]) }));
-      if (state.declined.length) notes.push(el("p", { class: "rematch-note declined", "data-rematch-declined": "", text: fmt(_("Declined the rematch: %s."), [state.declined.join(", ")]) }));
+      if (state.declined.length) notes.push(el("p", { class: "rematch-note declined", "data-rematch-declined": "", text: fmt(_("Rematch declined by %s."), [state.declined.join(", ")]) }));
       return { buttons, notes };
     }
 

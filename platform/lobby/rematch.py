@@ -118,6 +118,10 @@ def rematch_decline(*, user, match_id: int) -> None:
 
 def rematch_notice(old: Match) -> Update:
     """What the players still on the old table's result screen hear: who offered to play again and where, who
-    accepted, who declined."""
+    accepted, who declined; the rematch's waiting page hears it too (who offered waits there)."""
     data = rematch_state(old)
-    return Update({old.group_name("all"): encode_frame("rematch", None, data)})
+    frame = encode_frame("rematch", None, data)
+    groups = [old.group_name("all")]
+    if data["status"] == Match.Status.OPEN:  # only its waiting page: a started table's page keeps its own state
+        groups.append(Match(pk=data["match_id"]).group_name("all"))
+    return Update(dict.fromkeys(groups, frame))

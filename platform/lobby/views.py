@@ -22,6 +22,7 @@ from lobby.forms import TableForm
 from turnengine import bot_seats, clocks
 from turnengine.fair_play import playban_durations, playban_notice
 from turnengine.models import Match
+from turnengine.rematch_offers import rematch_state
 from turnengine.views import MAX_SEATS, board_templates
 from web.params import BadParameter, int_param
 
@@ -200,6 +201,8 @@ def table(request, match_id: int):
         "playban_message": playban_notice(user=request.user) if match.ranked and my_seat is None else None,
         **board_templates(match.game),
     }
+    if match.status == Match.Status.OPEN and match.rematch_of_id is not None:  # who said no to this rematch
+        context["rematch_offer"] = rematch_state(match.rematch_of)
     template = "lobby/waiting.html" if match.status == Match.Status.OPEN else "turnengine/table.html"
     return render(request, template, context)
 

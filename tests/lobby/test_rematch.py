@@ -91,6 +91,8 @@ def test_a_rematch_offer_shows_who_offered_accepted_and_declined(
     # What the one who offered (still on the old result screen) hears: who declined.
     data = _state_frame(notice, match)
     assert data["declined"] == [users[0].username] and data["offered_by"] == users[1].username
+    # ...and so does the rematch's waiting page, where the one who offered waits.
+    assert Match(pk=state["match_id"]).group_name("all") in notice.frames
     sent.clear()
     with django_capture_on_commit_callbacks(execute=True):
         rematch.rematch_decline(user=users[0], match_id=match.pk)  # twice: nothing changes, nothing is sent
@@ -149,7 +151,11 @@ def test_the_decline_page_answers_with_a_message_and_never_a_500(client, start_t
     assert client.post(url).status_code == 302  # not finished: back to the table with the reason
     assert not RematchDecline.objects.exists()
     match = _finish(match, users)
+    new, _update = rematch.table_rematch(user=users[1], match_id=match.pk)  # the offer
     assert client.post(url)["Location"] == reverse("lobby:game", args=[match.game])
     assert RematchDecline.objects.filter(match=match, user=users[0]).exists()
+    client.force_login(users[1])  # who offered, on the rematch's waiting page
+    page = client.get(reverse("lobby:table", args=[new.pk])).content.decode()
+    assert f"Rematch declined by {users[0].username}." in page
     assert client.post(reverse("lobby:rematch_decline", args=[10**9])).status_code == 404
     assert client.get(url).status_code == 405

@@ -21,8 +21,9 @@ until the NashConv of the average strategy (what a best responder wins as the op
 minus 1) is below ``--target`` or ``--iterations`` are done. The solved strategies are written in the format of
 ``games/perudo/bots_solved.py`` (only the information sets the equilibrium player reaches by its own play, the
 probabilities quantized to 1/255), one file per position, ``games/perudo/solved/<option set>.<position>.json.gz``
-(read only when such a round is played), and each position's value, the NashConv of the strategy *as quantized*
-and its number of information sets are added to the figures of ``<option set>.json.gz``.
+(read only when such a round is played), and each position's value, the NashConv of the strategy *as shipped*
+(quantized, uniform where the table leaves it out) and its number of information sets are added to the figures
+of ``<option set>.json.gz``. ``--refigure`` recomputes those figures from the shipped tables without solving.
 
 Run (nice it: the machine is shared; about ten minutes for the default set)::
 
@@ -481,6 +482,14 @@ def export(tree: PublicTree, strategies: list[np.ndarray], threshold: float = 1e
     return table
 
 
+def table_figures(tree: PublicTree, table: dict[str, Any]) -> tuple[float, float]:
+    """(the opener's value, NashConv) of a table as shipped: quantized, and uniform at the information sets it
+    leaves out (those its player reaches with probability below 1/1000)."""
+    strategies = table_strategies(tree, table)
+    value = tree.evaluate(0, strategies, strategies)
+    return value, tree.evaluate(0, None, strategies) + tree.evaluate(1, None, strategies) - 1.0
+
+
 def table_strategies(tree: PublicTree, table: dict[str, Any]) -> list[np.ndarray]:
     """A shipped table as per-depth strategies (uniform where it has nothing: where its player never goes)."""
     out = []
@@ -521,10 +530,7 @@ def solve_set(name: str, iterations: int, target: float, minutes: float, log=pri
     with gzip.open(path, "rt", encoding="utf-8") as handle:
         data = json.load(handle)
     options = RULES.normalize_options(OPTION_SETS[name], 2)
-    values: dict[Position, float] = {}
-    for key, figures in data["figures"].items():
-        dice_a, dice_b, flags = key.split("-")
-        values[(int(dice_a), int(dice_b), *(flag == "1" for flag in flags))] = figures[0]
+    values = {_position(key): figures[0] for key, figures in data["figures"].items()}
     for position in duel_positions(options):
         start = time.perf_counter()
         tree = PublicTree(options, position, values)
@@ -538,25 +544,45 @@ def solve_set(name: str, iterations: int, target: float, minutes: float, log=pri
             log(f"  {solver.iterations} iterations: value {value:.5f}, NashConv {nash_conv:.5f}", flush=True)
             if nash_conv < target or time.perf_counter() - start > 60 * minutes:
                 break
-        shipped = quantized(tree, solver.average())
-        value, best_opener, best_other = solver.nash_conv(shipped)
-        infosets = sum(len(level.starts) * len(tree.hands[level.actor]) for level in tree.levels)
-        values[position] = value
-        data["figures"][position_key(position)] = [
-            round(value, 5),
-            round(best_opener + best_other - 1.0, 5),
-            infosets,
-        ]
         table = export(tree, solver.average())
         with gzip.open(
             SOLVED_DIR / f"{name}.{position_key(position)}.json.gz", "wt", encoding="utf-8"
         ) as handle:
             json.dump({"strategy": table}, handle, separators=(",", ":"))
+        value, nash_conv = table_figures(tree, table)
+        infosets = sum(len(level.starts) * len(tree.hands[level.actor]) for level in tree.levels)
+        values[position] = value
+        data["figures"][position_key(position)] = [round(value, 5), round(nash_conv, 5), infosets]
         log(
-            f"  shipped: value {value:.5f}, NashConv {best_opener + best_other - 1.0:.5f} as quantized, "
-            f"{len(table)} histories, {time.perf_counter() - start:.0f} s"
+            f"  shipped: value {value:.5f}, NashConv {nash_conv:.5f} as shipped, {len(table)} histories, "
+            f"{time.perf_counter() - start:.0f} s"
         )
     return data
+
+
+def refigure(name: str) -> None:
+    """Recompute the figures of an option set's shipped three- and four-dice tables (values bottom up)."""
+    path = SOLVED_DIR / f"{name}.json.gz"
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        data = json.load(handle)
+    options = RULES.normalize_options(OPTION_SETS[name], 2)
+    values = {_position(key): figure[0] for key, figure in data["figures"].items()}
+    for position in duel_positions(options):
+        key = position_key(position)
+        with gzip.open(SOLVED_DIR / f"{name}.{key}.json.gz", "rt", encoding="utf-8") as handle:
+            table = json.load(handle)["strategy"]
+        tree = PublicTree(options, position, values)
+        value, nash_conv = table_figures(tree, table)
+        values[position] = value
+        data["figures"][key] = [round(value, 5), round(nash_conv, 5), data["figures"][key][2]]
+        print(f"{key}: value {value:.5f}, NashConv {nash_conv:.5f} as shipped", flush=True)
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        json.dump(data, handle, separators=(",", ":"))
+
+
+def _position(key: str) -> Position:
+    dice_a, dice_b, flags = key.split("-")
+    return (int(dice_a), int(dice_b), *(flag == "1" for flag in flags))
 
 
 def main() -> None:
@@ -565,10 +591,17 @@ def main() -> None:
     parser.add_argument("--target", type=float, default=0.002, help="stop once NashConv is below this")
     parser.add_argument("--minutes", type=float, default=60.0, help="per position: stop after this long")
     parser.add_argument("--sets", nargs="*", default=["default"])
+    parser.add_argument("--refigure", action="store_true", help="only recompute the shipped tables' figures")
     args = parser.parse_args()
+    if args.refigure:
+        for name in args.sets:
+            refigure(name)
+        return
     for name in args.sets:
         print(f"## {name}", flush=True)
-        data = solve_set(name, args.iterations, args.target, args.minutes, log=lambda *a, **k: print(*a, flush=True))
+        data = solve_set(
+            name, args.iterations, args.target, args.minutes, log=lambda *a, **k: print(*a, flush=True)
+        )
         with gzip.open(SOLVED_DIR / f"{name}.json.gz", "wt", encoding="utf-8") as handle:
             json.dump(data, handle, separators=(",", ":"))
 

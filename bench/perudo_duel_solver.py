@@ -7,11 +7,12 @@ computed differently:
 
 * **The public tree, level by level.** A node is a public history of bids. Its legal actions depend on the last
   bid and the seat to act only, so the engine is asked once per (last bid, seat) and the tree (317,945 nodes for
-  two dice each) is laid out as flat arrays, one set per depth, children in the order of their parents' edges.
-  The actor of a depth is the same at every node of it (the duel alternates), which the build checks.
+  two dice each) is laid out as flat arrays, one set per depth, children in the order of their parents' edges
+  (``tests/bench/test_perudo_duel_solver.py`` checks the trees against the pure solver's, grown from the engine
+  at every node). The actor of a depth is the same at every node of it (the duel alternates): the build checks.
 * **A vector of hands at every node.** Regrets and strategy sums are ``(edges, hands)`` arrays; a CFR+ pass is a
   forward sweep of the reach vectors (depth by depth) and a backward sweep of counterfactual values, each a
-  handful of numpy operations per depth (``np.add.reduceat`` over each node's edges), as in the public-belief
+  handful of numpy operations per depth (sums over each node's edges by ``np.bincount``), as in the public-belief
   implementations of Liar's Dice solvers. A reveal's value for each hand comes from the count of matching dice
   only (checked against the engine for every pair of hands, as in the pure solver): the other player's reach is
   summed by matching count, then read back through the value of each total count.
@@ -25,7 +26,7 @@ probabilities quantized to 1/255), one file per position, ``games/perudo/solved/
 (quantized, uniform where the table leaves it out) and its number of information sets are added to the figures
 of ``<option set>.json.gz``. ``--refigure`` recomputes those figures from the shipped tables without solving.
 
-Run (nice it: the machine is shared; about ten minutes for the default set)::
+Run (nice it: the machine is shared; about a quarter of an hour for the default set)::
 
     PYTHONPATH=platform:sdk:. nice -n 19 .venv/bin/python bench/perudo_duel_solver.py --sets default
 
@@ -45,7 +46,15 @@ from typing import Any
 
 import numpy as np
 
-from games.perudo.bots_solved import OPTION_SETS, SOLVED_DIR, Position, action_key, position_key
+from games.perudo.bots_solved import (
+    OPTION_SETS,
+    SOLVED_DIR,
+    Position,
+    action_key,
+    encode,
+    entries,
+    position_key,
+)
 from games.perudo.rules import RULES
 from games.perudo.solver import (
     LEVELS,
@@ -472,13 +481,13 @@ def export(tree: PublicTree, strategies: list[np.ndarray], threshold: float = 1e
         reach = own[level.actor][d]
         bounds = np.append(level.starts, len(level.edge_parent))
         for node in np.flatnonzero((reach >= threshold).any(axis=1)).tolist():
-            entries = {}
+            by_hand = {}
             for h in np.flatnonzero(reach[node] >= threshold).tolist():
                 weights = quantize(strategies[d][bounds[node] : bounds[node + 1], h].tolist())
-                entries["".join(map(str, tree.hands[level.actor][h]))] = {
+                by_hand["".join(map(str, tree.hands[level.actor][h]))] = {
                     level.edge_action[bounds[node] + a]: w for a, w in enumerate(weights) if w
                 }
-            table[history(tree, d, node, memo)] = entries
+            table[history(tree, d, node, memo)] = by_hand
     return table
 
 
@@ -499,13 +508,13 @@ def table_strategies(tree: PublicTree, table: dict[str, Any]) -> list[np.ndarray
         strategy = (1.0 / degree)[level.edge_parent][:, None] * np.ones((1, len(tree.hands[level.actor])))
         hand_keys = ["".join(map(str, hand)) for hand in tree.hands[level.actor]]
         for node in range(len(level.starts)):
-            entries = table.get(history(tree, d, node, memo))
-            if not entries:
+            found = entries(table.get(history(tree, d, node, memo)))
+            if not found:
                 continue
             first = int(level.starts[node])
             keys = [level.edge_action[first + a] for a in range(int(degree[node]))]
             for h, hand in enumerate(hand_keys):
-                weights = entries.get(hand)
+                weights = found.get(hand)
                 if weights:
                     raw = np.array([weights.get(key, 0) for key in keys], dtype=float)
                     strategy[first : first + len(keys), h] = raw / raw.sum()
@@ -548,7 +557,7 @@ def solve_set(name: str, iterations: int, target: float, minutes: float, log=pri
         with gzip.open(
             SOLVED_DIR / f"{name}.{position_key(position)}.json.gz", "wt", encoding="utf-8"
         ) as handle:
-            json.dump({"strategy": table}, handle, separators=(",", ":"))
+            json.dump({"strategy": {h: encode(e) for h, e in table.items()}}, handle, separators=(",", ":"))
         value, nash_conv = table_figures(tree, table)
         infosets = sum(len(level.starts) * len(tree.hands[level.actor]) for level in tree.levels)
         values[position] = value

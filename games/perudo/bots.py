@@ -49,10 +49,11 @@ Levels
 Solved duel endgames
 ====================
 
-Where two players are left in a position the solver covers (``solver.py``: one die each, a Palifico round of
-one die against two, under the option sets of ``bots_solved.OPTION_SETS``), the shipped equilibrium strategy
-(``bots_solved.py``) decides: always for hard, half of the time for medium (``solved_share``), which also leaves
-out the equilibrium's raises that its own dice prove false (``solved_known_false``). ``bench/perudo_endgames.py``
+Where two players are left in a position the solvers cover (``solver.py``: one die each, a Palifico round of
+one die against two, under the option sets of ``bots_solved.OPTION_SETS``; ``bench/perudo_duel_solver.py``: the
+normal rounds of two dice against one and two each, under the defaults), the shipped equilibrium strategy
+(``bots_solved.py``) decides: always for hard, three times in five for medium (``solved_share``), which also
+leaves out the equilibrium's raises that its own dice prove false (``solved_known_false``). ``bench/perudo_endgames.py``
 measures every level there against the equilibrium and against a best responder.
 
 Every level is a pure function of the view, the legal actions and the RNG (no memory between calls; the solved
@@ -124,7 +125,7 @@ class Profile:
     solved_known_false: bool = True
 
 
-MEDIUM = Profile(solved_share=0.5, solved_known_false=False)
+MEDIUM = Profile(solved_share=0.6, solved_known_false=False)
 HARD = Profile(reading=Reading(), bluff_rate=0.08, bluff_slack=0.05, multi_weight=0.3, solved_share=1.0)
 
 

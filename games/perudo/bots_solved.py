@@ -5,7 +5,10 @@ information set the equilibrium player reaches (whatever the other player does),
 integers out of 255: ``{"strategies": {position: {history: {hand: {action: weight}}}}}``. A position is
 ``<opener's dice>-<other's dice>-<flags>`` (flags: the opener's Palifico candidacy, the opener's and the other's
 Palifico used before the round), a history the round's bids ``q.f`` joined by spaces, a hand the seat's dice
-sorted, an action ``q.f``, ``D`` (Dudo) or ``C`` (Calza). The files are read on first use only, and kept.
+sorted, an action ``q.f``, ``D`` (Dudo) or ``C`` (Calza). The rounds with three or four dice in play
+(``bench/perudo_duel_solver.py``) are larger and have a file each, ``<option set>.<position>.json.gz`` holding
+``{"strategy": {history: "hand:action=weight,…;…"}}`` (:func:`entries`); their figures are in the main file. The files are read on first use only, and
+kept.
 
 :func:`solved_strategy` maps a seat's view to that table: two players left, the table's options in one of the
 solved sets (:data:`OPTION_SETS`, compared on the options that change a duel: :data:`ROUND_OPTIONS`), a position
@@ -88,13 +91,59 @@ def action_key(action: Action) -> str:
 
 
 @cache
-def strategies(name: str) -> dict[str, Any]:
-    """The solved strategies of one option set (empty if the file is missing)."""
+def solved_file(name: str) -> dict[str, Any]:
+    """The shipped file of one option set (empty if it is missing)."""
     path = SOLVED_DIR / f"{name}.json.gz"
     if not path.exists():
         return {}
     with gzip.open(path, "rt", encoding="utf-8") as handle:
-        return json.load(handle)["strategies"]
+        return json.load(handle)
+
+
+def strategies(name: str) -> dict[str, Any]:
+    """The solved strategies of one option set's main file: ``{position: {history: {hand: {action: weight}}}}``
+    (the one-die positions; the larger ones have a file each, see :func:`position_table`)."""
+    return solved_file(name).get("strategies", {})
+
+
+@cache
+def position_table(name: str, key: str) -> dict[str, Any] | None:
+    """The solved strategy of one position, ``{history: {hand: {action: weight}}}``: from its own file
+    ``<option set>.<position>.json.gz`` where it has one (the rounds with three or four dice in play, read only
+    when such a round is played), else from the option set's main file."""
+    path = SOLVED_DIR / f"{name}.{key}.json.gz"
+    if path.exists():
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            return json.load(handle)["strategy"]
+    return strategies(name).get(key)
+
+
+def figures(name: str) -> dict[str, list]:
+    """Per solved position: [the opener's value, the NashConv of the shipped strategy, information sets]."""
+    return solved_file(name).get("figures", {})
+
+
+def entries(value: dict[str, dict[str, int]] | str | None) -> dict[str, dict[str, int]]:
+    """One history's ``{hand: {action: weight}}``. The per-position files store it as a string,
+    ``hand:action=weight,action=weight;hand:…``, decoded only when that history is played: loading a file of
+    tens of thousands of histories then builds no nested dictionaries (ten times faster)."""
+    if value is None:
+        return {}
+    if isinstance(value, dict):
+        return value
+    out = {}
+    for part in value.split(";"):
+        hand, _, actions = part.partition(":")
+        out[hand] = {key: int(weight) for key, _, weight in (a.partition("=") for a in actions.split(","))}
+    return out
+
+
+def encode(table: dict[str, dict[str, int]]) -> str:
+    """:func:`entries`' string form of one history's ``{hand: {action: weight}}``."""
+    return ";".join(
+        f"{hand}:" + ",".join(f"{key}={weight}" for key, weight in weights.items())
+        for hand, weights in table.items()
+    )
 
 
 def view_position(view: View) -> Position | None:
@@ -129,9 +178,9 @@ def solved_strategy(
     position = view_position(view) if name is not None else None
     if position is None:
         return None
-    table = strategies(name).get(position_key(position))
+    table = position_table(name, position_key(position))
     history = " ".join(f"{entry['quantity']}.{entry['face']}" for entry in view["history"])
-    weights = (table or {}).get(history, {}).get("".join(map(str, sorted(view["my_dice"]))))
+    weights = entries((table or {}).get(history)).get("".join(map(str, sorted(view["my_dice"]))))
     if not weights:
         return None
     by_key = {action_key(action): action for action in legal}

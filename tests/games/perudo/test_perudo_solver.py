@@ -101,8 +101,8 @@ def test_no_solved_strategy_outside_the_duel_or_the_solved_options():
 )
 def test_in_real_duels_every_covered_decision_finds_its_solved_strategy(options):
     """Played through the engine (the dice count hidden where no Calza can give a die back), every decision of a
-    covered position (one die each, or a Palifico round of one die against two) finds its position, history and
-    hand in the shipped table."""
+    covered position (one die each, or a Palifico round of one die against two; under the defaults, any round
+    with at most two dice each) finds its position, history and hand in the shipped table."""
     rng = random.Random(3)
     covered = 0
     for _ in range(20):
@@ -121,7 +121,8 @@ def test_in_real_duels_every_covered_decision_finds_its_solved_strategy(options)
                 state["palifico_used"][state["starter"]] and not state["palifico"],
                 state["palifico_used"][1 - state["starter"]],
             )
-            if sum(state["counts"]) == 2 or state["palifico"]:
+            two_dice = bots_solved.option_set_of(view["options"]) == "default" and max(state["counts"]) <= 2
+            if sum(state["counts"]) == 2 or state["palifico"] or two_dice:
                 covered += 1
                 assert bots_solved.solved_strategy(view, legal) is not None, view
             state, _ = RULES.apply_action(state, seat, LEVELS["hard"](view, legal, rng))

@@ -192,9 +192,10 @@ def _score_finished(tournament: Tournament, now: datetime) -> bool:
 
 
 def absent_seats(result: dict) -> set[int]:
-    """The seats that were not there for a finished table: absent at the end, abandoned, or played for by the
+    """The seats that were not there for a finished table: left, absent at the end, abandoned, or played for by the
     computer (``turnengine.writer.final_result``)."""
-    return {*(result.get("absent") or ()), *(result.get("abandoned") or ()), *(result.get("computer_played") or ())}
+    gone = ("left", "absent", "abandoned", "computer_played")
+    return {seat for key in gone for seat in result.get(key) or ()}
 
 
 def score_table(tournament: Tournament, table: TournamentTable, now: datetime) -> None:

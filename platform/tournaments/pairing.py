@@ -4,18 +4,21 @@ tie-breaks. ``tournaments.life_cycle`` reads the rows, calls these, and writes w
 
 The rules (``docs/tournaments.md`` tells them in words):
 
-* **Table sizes** (:func:`table_sizes`): the fewest tables that hold everyone, their sizes within one of each other
-  and at most the chosen size, if the game allows every such size; else as many full tables as possible and one
-  table of the rest, if the game allows that size; else the rest are the **odd ones out**: a bye in a Swiss round,
-  waiting for the next pairing in an arena.
+* **Table sizes** (:func:`table_sizes`): the fewest tables that hold everyone with sizes within one of each other,
+  at most the chosen size, and every size one the game allows; when no number of tables does, as many full tables
+  as possible, and the rest are the **odd ones out**: a bye in a Swiss round, waiting for the next pairing in an
+  arena.
 * **Swiss** (:func:`swiss_tables`): players in standings order (score, then rating, then who joined first); the
   bigger tables go to the top. Each table starts from the best player not seated yet and takes, one at a time, of
   the next few players in order (:data:`LOOKAHEAD` per seat), the one who has met the fewest of those already at the
-  table, the earliest on ties: repeat opponents are avoided where a near neighbour in the standings allows it.
+  table, the earliest on ties; then a table still holding a repeat swaps a player with one of the few tables beside it
+  when that leaves fewer repeats at both: repeat opponents are avoided where a near neighbour in the standings
+  allows it (a bounded search, not an exhaustive one).
 * **Byes** (:func:`choose_byes`): the lowest in the standings who have not had one yet (then the lowest), worth
   :func:`bye_points`: half the points of first place at the chosen table size.
-* **Arena** (:func:`arena_tables`): the waiting players in standings order, grouped the same way, avoiding each
-  player's opponents of their last table.
+* **Arena** (:func:`arena_tables`): the waiting players in standings order, grouped the same way into full tables,
+  avoiding each player's opponents of their last table (a table of players who all just played each other is not
+  made); once a player has waited ``TAPETE_ARENA_PATIENCE_SECONDS``, smaller tables and rematches too.
 * **Points** (``tapete_sdk.plugin.ranking_points``): by place, as the game declares them per table size (by default
   two for every player finished ahead of: 1st of 4 earns 6, 1st of 2 earns 2).
 * **Standings** (:func:`standings`): score, then (Swiss) Buchholz, the sum of the final scores of every opponent
@@ -30,9 +33,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import combinations
 from math import ceil
 
 LOOKAHEAD = 3  # candidates looked at per seat to fill, beyond the seats themselves
+REPAIR_REACH = 3  # tables on each side of a table with a repeat where a swap is looked for
 
 
 @dataclass(frozen=True)
@@ -57,16 +62,12 @@ def table_sizes(count: int, size: int, allowed: Iterable[int]) -> tuple[list[int
         return [], count
     if size not in allowed:  # the chosen size is not one of the game's: the largest below it
         return table_sizes(count, max(allowed), allowed)
-    tables = ceil(count / size)
-    base, extra = divmod(count, tables)
-    even = [base + 1] * extra + [base] * (tables - extra)
-    if all(n in allowed for n in even):
-        return even, 0
+    for tables in range(ceil(count / size), count // min(allowed) + 1):
+        base, extra = divmod(count, tables)
+        if base in allowed and (extra == 0 or base + 1 in allowed):
+            return [base + 1] * extra + [base] * (tables - extra), 0
     full, rest = divmod(count, size)
-    sizes = [size] * full
-    if rest in allowed:
-        return [*sizes, rest], 0
-    return sizes, rest
+    return [size] * full, rest
 
 
 def bye_points(first_place_points: int) -> int:
@@ -110,7 +111,35 @@ def group(ordered: list[Player], sizes: list[int], met: Mapping[int, set[int]]) 
             table.append(best)
             taken.add(best.key)
         tables.append(table)
+    repair(tables, met)
     return tables
+
+
+def repeats(table: list[Player], met: Mapping[int, set[int]]) -> int:
+    return sum(1 for a, b in combinations(table, 2) if b.key in met.get(a.key, ()))
+
+
+def repair(tables: list[list[Player]], met: Mapping[int, set[int]]) -> None:
+    """Where a table still holds players who met before, swap one of them with a player of one of the
+    :data:`REPAIR_REACH` tables below or above it (close in the standings) when that leaves fewer repeats at both: a bounded search,
+    so the pairing stays linear in the players."""
+    for index, table in enumerate(tables):
+        near = [*range(index + 1, index + 1 + REPAIR_REACH), *range(index - 1, index - 1 - REPAIR_REACH, -1)]
+        for other in near:
+            if not repeats(table, met):
+                break
+            if 0 <= other < len(tables):
+                _swap_better(table, tables[other], met)
+
+
+def _swap_better(table: list[Player], other: list[Player], met: Mapping[int, set[int]]) -> None:
+    before = repeats(table, met) + repeats(other, met)
+    for i in range(len(table)):
+        for j in range(len(other)):
+            table[i], other[j] = other[j], table[i]
+            if repeats(table, met) + repeats(other, met) < before:
+                return
+            table[i], other[j] = other[j], table[i]
 
 
 def swiss_tables(
@@ -138,8 +167,9 @@ def arena_tables(
     patient_out: bool,
 ) -> tuple[list[list[Player]], list[Player]]:
     """An arena's pairing of the players waiting: the tables, and who keeps waiting (from the bottom of the
-    standings). Full tables only, until someone has waited out the patience (``patient_out``): then the table
-    sizes of :func:`table_sizes`, smaller tables included."""
+    standings). Full tables only, and none made only of players who have just played each other, until someone
+    has waited out the patience (``patient_out``): then the table sizes of :func:`table_sizes`, smaller tables and
+    rematches included."""
     ordered = sorted(waiting, key=standings_key)
     if patient_out:
         sizes, rest = table_sizes(len(ordered), size, allowed)
@@ -147,7 +177,12 @@ def arena_tables(
         full = max((n for n in allowed if n <= size), default=0)
         sizes, rest = ([full] * (len(ordered) // full), len(ordered) % full) if full else ([], len(ordered))
     left = ordered[len(ordered) - rest :] if rest else []
-    return group(ordered[: len(ordered) - rest], sizes, last_opponents), left
+    tables = group(ordered[: len(ordered) - rest], sizes, last_opponents)
+    if not patient_out:  # no table of players who just played each other, but for those who waited long
+        rematches = [table for table in tables if repeats(table, last_opponents) == len(table) * (len(table) - 1) // 2]
+        tables = [table for table in tables if table not in rematches]
+        left += [player for table in rematches for player in table]
+    return tables, left
 
 
 @dataclass

@@ -2,6 +2,7 @@
 ends every tournament due, and the step queued when one of a tournament's tables finishes."""
 
 from celery import shared_task
+from django.db.models import Q
 from django.utils import timezone
 
 from tournaments.life_cycle import tournament_advance
@@ -12,9 +13,8 @@ from tournaments.models import Tournament, TournamentTable
 def sweep_tournaments() -> None:
     """Every sweep (``TAPETE_SWEEP_SECONDS``): each tournament due to start and each running one takes its next
     step (a table aborted, an arena's patience or end, a finish whose task was lost)."""
-    due = Tournament.objects.filter(status=Tournament.Status.UPCOMING, starts_at__lte=timezone.now())
-    running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
-    for tournament_id in due.union(running).values_list("pk", flat=True):
+    due = Q(status=Tournament.Status.UPCOMING, starts_at__lte=timezone.now()) | Q(status=Tournament.Status.RUNNING)
+    for tournament_id in Tournament.objects.filter(due).order_by("pk").values_list("pk", flat=True):
         tournament_advance(tournament_id)
 
 

@@ -2,6 +2,7 @@
 closed with code 4404 (``realtime.sockets.NotFoundSocket``) rather than failing in the router."""
 
 from django.urls import path, re_path
+from tournaments.consumers import TournamentConsumer
 
 from botapi.events import EventStreamConsumer
 from lobby.consumers import LobbyConsumer
@@ -12,6 +13,7 @@ websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/match/<int:match_id>/", MatchConsumer.as_asgi()),
     path("ws/events/", EventStreamConsumer.as_asgi()),
+    path("ws/tournament/<int:tournament_id>/", TournamentConsumer.as_asgi()),
 ]
 
 websocket_urlpatterns.append(re_path(r"", NotFoundSocket.as_asgi()))  # last: everything else

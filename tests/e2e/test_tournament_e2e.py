@@ -94,3 +94,10 @@ def test_four_browsers_play_a_swiss_tournament_to_the_final_standings(new_player
     assert "4" in first  # two wins of 2 points
     assert all(name in standings for name in names)
     screenshots(watcher, "finished")
+    for language in ("fr", "it"):
+        watcher.context.add_cookies([{"name": "django_language", "value": language, "url": watcher.url}])
+        watcher.reload()
+        watcher.wait_for_selector(f"html[lang={language}]")
+        screenshots(watcher, f"finished-{language}")
+    watcher.goto("/tournaments/")
+    screenshots(watcher, "list-it")

@@ -2,12 +2,12 @@
 closed with code 4404 (``realtime.sockets.NotFoundSocket``) rather than failing in the router."""
 
 from django.urls import path, re_path
-from tournaments.consumers import TournamentConsumer
 
 from botapi.events import EventStreamConsumer
 from lobby.consumers import LobbyConsumer
 from realtime.consumers import MatchConsumer
 from realtime.sockets import NotFoundSocket
+from tournaments.consumers import TournamentConsumer
 
 websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),

@@ -18,7 +18,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import formats, timezone, translation
-from tournaments.models import Entry, Tournament
 
 from moderation import services
 from moderation.admin_actions import ACTIONS, action_url
@@ -27,6 +26,7 @@ from moderation.models import AuditEntry, ModeratorNote, Report, Sanction
 from moderation.notices import sanction_message
 from ratings.models import Rating, RatingChange
 from tapete.errors import permission_denied
+from tournaments.models import Entry, Tournament
 from turnengine import chat, timers
 from turnengine.models import ChatMessage, Match
 

@@ -4,6 +4,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+
 from tournaments import life_cycle
 from tournaments.models import Tournament
 

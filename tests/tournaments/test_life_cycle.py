@@ -7,11 +7,11 @@ from datetime import timedelta
 import pytest
 from django.test import TestCase
 from django.utils import timezone
+
+from tests.tournaments.conftest import started
 from tournaments import life_cycle, tasks
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Pairing, Round, Tournament, TournamentTable
-
-from tests.tournaments.conftest import started
 from turnengine import services, timers
 from turnengine.models import Match
 

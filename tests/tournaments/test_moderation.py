@@ -5,14 +5,14 @@ results void, no more pairing."""
 import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
-from tournaments import life_cycle
-from tournaments.models import Entry, Round, Tournament
 
 from moderation.admin_actions import action_url
 from moderation.groups import MODERATORS
 from moderation.models import AuditEntry
 from tests.tournaments.conftest import started
 from tests.tournaments.test_life_cycle import current_tables, win
+from tournaments import life_cycle
+from tournaments.models import Entry, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -10,13 +10,13 @@ from channels.testing import WebsocketCommunicator
 from django.test import TestCase
 from django.urls import reverse
 from django.utils import timezone
-from tournaments import life_cycle
-from tournaments.models import Entry, Tournament
 
 from tapete.asgi import application
 from tests.conftest import PASSWORD
 from tests.tournaments.conftest import started
 from tests.tournaments.test_life_cycle import current_tables, win
+from tournaments import life_cycle
+from tournaments.models import Entry, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -7,6 +7,7 @@ from itertools import combinations
 import pytest
 from tapete_sdk import registry
 from tapete_sdk.plugin import place_points, ranking_points
+
 from tournaments import pairing
 from tournaments.pairing import Player, Standing
 

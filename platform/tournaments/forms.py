@@ -27,7 +27,6 @@ class TournamentForm(forms.ModelForm):
             "name", "kind", "game", "table_size", "options", "time_control", "starts_at", "rounds",
             "duration_minutes", "streak_bonus", "ranked", "max_players", "min_rating", "min_games",
         ]
-        widgets = {"starts_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")}
 
     def clean(self):
         data = super().clean()
@@ -51,3 +50,10 @@ class TournamentForm(forms.ModelForm):
             if data.get(name) is not None and data[name] < 1:
                 self.add_error(name, _("At least one."))
         return data
+
+
+class PlayerTournamentForm(TournamentForm):
+    """The site's page: the start as the browser's own date and time picker (admin has its split fields)."""
+
+    class Meta(TournamentForm.Meta):
+        widgets = {"starts_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")}

@@ -186,8 +186,8 @@ def _finish(tournament: Tournament, now: datetime) -> None:
 def _score_finished(tournament: Tournament, now: datetime) -> bool:
     tables = TournamentTable.objects.filter(round__tournament=tournament, scored=False, match__status__in=DONE)
     done = list(tables.select_related("match"))
-    for table in done:
-        score_table(tournament, table, now)
+    for played in done:
+        score_table(tournament, played, now)
     return bool(done)
 
 
@@ -198,10 +198,10 @@ def absent_seats(result: dict) -> set[int]:
     return {seat for key in gone for seat in result.get(key) or ()}
 
 
-def score_table(tournament: Tournament, table: TournamentTable, now: datetime) -> None:
+def score_table(tournament: Tournament, played: TournamentTable, now: datetime) -> None:
     """Points by place (an aborted table gives none), absences, streaks; a second absence ends a player's
     pairings."""
-    match = table.match
+    match = played.match
     points, places, absent, sole_winner = {}, {}, set(), None
     if match.status == Match.Status.FINISHED:
         ranking = match.result["ranking"]
@@ -213,7 +213,7 @@ def score_table(tournament: Tournament, table: TournamentTable, now: datetime) -
             place += len(group)
         absent = absent_seats(match.result)
         sole_winner = ranking[0][0] if ranking and len(ranking[0]) == 1 else None
-    for row in table.pairings.select_related("entry"):
+    for row in played.pairings.select_related("entry"):
         entry = row.entry
         row.points, row.place, row.absent, row.scored = points.get(row.seat, 0), places.get(row.seat), (
             row.seat in absent
@@ -233,8 +233,8 @@ def score_table(tournament: Tournament, table: TournamentTable, now: datetime) -
         entry.free_since = now
         row.save(update_fields=["points", "place", "absent", "scored"])
         entry.save(update_fields=["score", "streak", "absences", "status", "free_since"])
-    table.scored = True
-    table.save(update_fields=["scored"])
+    played.scored = True
+    played.save(update_fields=["scored"])
 
 
 def _eligible(tournament: Tournament, entries: list[Entry]) -> list[Entry]:

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments import life_cycle, selectors
 from tournaments.errors import TournamentError
-from tournaments.forms import TournamentForm
+from tournaments.forms import PlayerTournamentForm
 from tournaments.models import Tournament
 from tournaments.rules_text import rules_sentences
 
@@ -94,7 +94,7 @@ def create(request):
     """Players create tournaments here when ``TAPETE_PLAYERS_CREATE_TOURNAMENTS`` allows (staff use admin too)."""
     if not may_create(request.user):
         raise Http404
-    form = TournamentForm(request.POST or None)
+    form = PlayerTournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         tournament = form.save(commit=False)
         tournament.created_by = request.user

@@ -155,3 +155,18 @@ async def test_the_socket_of_no_tournament_is_closed_4404():
     assert frame["t"] == "error"
     closed = await socket.receive_output(timeout=10)
     assert closed["type"] == "websocket.close" and closed["code"] == 4404
+
+
+def test_staff_create_a_tournament_in_admin(admin_client):
+    add = reverse("admin:tournaments_tournament_add")
+    assert admin_client.get(add).status_code == 200
+    starts = timezone.localtime(timezone.now() + timedelta(hours=2))
+    response = admin_client.post(add, {
+        "name": "Sunday arena", "kind": "arena", "game": "spicy", "table_size": 3, "options": "{}",
+        "time_control": "blitz", "starts_at_0": starts.strftime("%Y-%m-%d"), "starts_at_1": starts.strftime("%H:%M"),
+        "rounds": 3, "duration_minutes": 45, "streak_bonus": "on", "ranked": "on", "max_players": 100,
+        "entries-TOTAL_FORMS": 0, "entries-INITIAL_FORMS": 0,
+    })
+    assert response.status_code == 302, (response.context["adminform"].form.errors, response.context["inline_admin_formsets"][0].formset.management_form.errors)
+    tournament = Tournament.objects.get()
+    assert tournament.kind == "arena" and tournament.ranked and tournament.created_by.is_superuser

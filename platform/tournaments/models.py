@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from tapete_sdk import registry
 
 from turnengine import clocks
@@ -28,8 +29,8 @@ class Tournament(models.Model):
     class Status(models.TextChoices):
         UPCOMING = "upcoming", _("Upcoming")
         RUNNING = "running", _("Running")
-        FINISHED = "finished", _("Finished")
-        CANCELLED = "cancelled", _("Cancelled")
+        FINISHED = "finished", pgettext_lazy("a tournament", "Finished")
+        CANCELLED = "cancelled", pgettext_lazy("a tournament", "Cancelled")
 
     name = models.CharField(_("name"), max_length=80)
     kind = models.CharField(_("format"), max_length=8, choices=Kind, default=Kind.SWISS)

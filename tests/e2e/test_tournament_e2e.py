@@ -95,7 +95,8 @@ def test_four_browsers_play_a_swiss_tournament_to_the_final_standings(new_player
     assert all(name in standings for name in names)
     screenshots(watcher, "finished")
     for language in ("fr", "it"):
-        watcher.context.add_cookies([{"name": "django_language", "value": language, "url": watcher.url}])
+        root = watcher.url.split("/tournaments/")[0] + "/"  # the cookie's path is the site's root
+        watcher.context.add_cookies([{"name": "django_language", "value": language, "url": root}])
         watcher.reload()
         watcher.wait_for_selector(f"html[lang={language}]")
         screenshots(watcher, f"finished-{language}")

@@ -8,6 +8,7 @@ import pytest
 from django.test import TestCase
 from django.utils import timezone
 
+from moderation.models import Sanction
 from tests.tournaments.conftest import started
 from tournaments import life_cycle, tasks
 from tournaments.errors import TournamentError
@@ -258,3 +259,13 @@ def test_a_new_tournament_starts_on_the_beat_sweep(make_tournament):
     tasks.sweep_tournaments()
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING and Round.objects.filter(tournament=tournament).exists()
+
+
+def test_a_player_suspended_since_joining_is_withdrawn_at_the_pairing(make_tournament, make_user):
+    tournament, users = make_tournament(players=3)
+    Sanction.objects.create(user=users[2], kind="suspension", reason="x", by=make_user(),
+                            ends_at=timezone.now() + timedelta(days=1))
+    tournament = started(tournament)
+    assert Entry.objects.get(user=users[2]).status == Entry.Status.WITHDRAWN
+    (match,) = current_tables(tournament)
+    assert set(match.seats.values_list("user_id", flat=True)) == {users[0].pk, users[1].pk}

@@ -8,6 +8,7 @@ import pytest
 from django.test import TestCase
 from django.utils import timezone
 
+from accounts.guests import guests_cleanup
 from moderation.models import Sanction
 from tests.tournaments.conftest import started
 from tournaments import life_cycle, tasks
@@ -269,3 +270,17 @@ def test_a_player_suspended_since_joining_is_withdrawn_at_the_pairing(make_tourn
     assert Entry.objects.get(user=users[2]).status == Entry.Status.WITHDRAWN
     (match,) = current_tables(tournament)
     assert set(match.seats.values_list("user_id", flat=True)) == {users[0].pk, users[1].pk}
+
+
+def test_the_guest_clean_up_keeps_tournament_tables(make_tournament, settings):
+    tournament, users = make_tournament(players=2, rounds=1)
+    for user in users:
+        user.is_guest = True
+        user.save(update_fields=["is_guest"])
+    tournament = started(tournament)
+    (match,) = current_tables(tournament)
+    win(match, 0)
+    life_cycle.tournament_advance(tournament.pk)
+    guests_cleanup(now=timezone.now() + timedelta(days=60))
+    assert Match.objects.filter(pk=match.pk).exists()
+    assert Entry.objects.filter(tournament=tournament).count() == 2  # the guests are deactivated, not deleted

@@ -84,6 +84,7 @@ def deadlines_driven_by_the_tests(settings):
     settings.TAPETE_SCHEDULE_DEADLINES = False
     settings.TAPETE_SCHEDULE_BOTS = False
     settings.TAPETE_SCHEDULE_ANALYSIS = False
+    settings.TAPETE_SCHEDULE_TOURNAMENTS = False
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,8 @@ The layers, bottom to top, each a package of ``platform/``:
 * ``ratings`` (Elo), then ``turnengine`` (the engine: the one writer of matches, clocks, bots, the outbox);
 * ``accounts`` (sign-up, guests), then ``moderation`` (sanctions, reports, a moderator's actions on matches);
 * ``realtime`` (the transport: sockets, broadcast, delivery);
-* ``lobby`` (tables before they start), then ``botapi`` (outside programs, analysis);
+* ``lobby`` (tables before they start), then ``botapi`` (outside programs, analysis), then ``tournaments``
+  (scheduled events that start tables through the lobby);
 * ``tapete``, the site: settings, URLs, the ASGI and Celery wiring. Nothing imports it.
 
 A module imports its own package and the packages below, with no exemption: not for admin pages, views, log-in
@@ -28,7 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PLATFORM = ROOT / "platform"
 
-LAYERS = ["web", "ratings", "turnengine", "accounts", "moderation", "realtime", "lobby", "botapi", "tapete"]
+LAYERS = [
+    "web", "ratings", "turnengine", "accounts", "moderation", "realtime", "lobby", "botapi", "tournaments", "tapete",
+]
 # Where an import inside a function is the right place: an app config's ready() (Django's documented place for
 # signal handlers and start-up wiring), and the server launcher, which imports the site only once Django is set up.
 LATE_IMPORTS_ALLOWED = {"tapete.serve"}

@@ -223,6 +223,37 @@ def table_start(*, user, match_id: int) -> Update:
     return change.update
 
 
+def table_start_for(
+    *, created_by, users: list, game: str, options: dict, ranked: bool, time_control: str
+) -> Match:
+    """A table for players chosen elsewhere (a tournament's pairing): every seat taken, in the order of ``users``,
+    and started at once, all or nothing. Each seat is checked as any seat is (a ranked table seats people only, a
+    playban bars it: :class:`LobbyError`); ``time_control`` names a clock profile; every seat gets its first view
+    on commit."""
+    try:
+        normalized = registry.get(game).normalize_options(options, len(users))
+    except (KeyError, InvalidOptions):
+        raise LobbyError("invalid_options") from None
+    if time_control not in clocks.PROFILES:
+        raise LobbyError("invalid_time_control")
+    with transaction.atomic():
+        try:
+            match = writer.open_table(
+                game=game,
+                options=normalized,
+                num_players=len(users),
+                ranked=ranked,
+                created_by=created_by,
+                time_control=clocks.profile_json(time_control),
+                seats=[Seat(index=index, user=user) for index, user in enumerate(users)],
+            )
+        except EngineError as refusal:
+            raise LobbyError.from_seat_refusal(refusal) from None
+        with writer.locked(match.pk) as change:
+            services.match_begin(change)
+    return match
+
+
 def table_play_now(
     *, user, game: str, level: str, ip_address: str | None = None
 ) -> tuple[Match, Update]:

@@ -323,6 +323,11 @@ ACTIONS: dict[str, ModeratorAction] = {
 }
 
 
+def register_action(action: ModeratorAction) -> None:
+    """An upper app's action on the same confirmation page (tournaments add theirs from their app's ``ready()``)."""
+    ACTIONS[action.key] = action
+
+
 # --- links and the page --------------------------------------------------------------------------------------------
 
 

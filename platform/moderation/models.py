@@ -139,6 +139,8 @@ class AuditEntry(models.Model):
         REPORT_RESOLVED = "report_resolved", _("Resolved a report")
         REPORT_DISMISSED = "report_dismissed", _("Dismissed a report")
         NOTE = "note", _("Wrote a note")
+        DISQUALIFY = "disqualify", _("Disqualified a player from a tournament")
+        CANCEL_TOURNAMENT = "cancel_tournament", _("Cancelled a tournament")
 
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("moderator")

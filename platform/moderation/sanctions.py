@@ -37,6 +37,17 @@ def is_locked_out(user) -> bool:
     return active_sanction(user=user, kinds=LOCKOUT_KINDS) is not None
 
 
+def locked_out_among(user_ids) -> set[int]:
+    """Which of ``user_ids`` are locked out now (:func:`is_locked_out` for many players in one query)."""
+    now = timezone.now()
+    return set(
+        Sanction.objects.filter(user_id__in=list(user_ids), kind__in=LOCKOUT_KINDS, lifted_at__isnull=True,
+                                starts_at__lte=now)
+        .exclude(ends_at__lte=now)
+        .values_list("user_id", flat=True)
+    )
+
+
 @dataclass
 class Restrictions:
     """What a player's pages must tell them: a lockout, a mute, warnings not yet acknowledged."""

@@ -80,6 +80,12 @@ def _audit(*, moderator, action: str, reason: str, target_user=None, match=None,
     )
 
 
+def record_action(*, moderator, action: str, reason: str, target_user=None, match=None, **detail) -> AuditEntry:
+    """An upper app's moderator action (a tournament's disqualification or cancellation) written to the audit log
+    in the action's own transaction; a reason is required."""
+    return _audit(moderator=moderator, action=action, reason=reason, target_user=target_user, match=match, **detail)
+
+
 def _refuse_if(refusal: Refused | None) -> None:
     if refusal is not None:
         raise refusal

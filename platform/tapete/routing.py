@@ -7,11 +7,13 @@ from botapi.events import EventStreamConsumer
 from lobby.consumers import LobbyConsumer
 from realtime.consumers import MatchConsumer
 from realtime.sockets import NotFoundSocket
+from tournaments.consumers import TournamentConsumer
 
 websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/match/<int:match_id>/", MatchConsumer.as_asgi()),
     path("ws/events/", EventStreamConsumer.as_asgi()),
+    path("ws/tournament/<int:tournament_id>/", TournamentConsumer.as_asgi()),
 ]
 
 websocket_urlpatterns.append(re_path(r"", NotFoundSocket.as_asgi()))  # last: everything else

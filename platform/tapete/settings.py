@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "moderation",
     "ninja",  # django-ninja: the Bot API and its OpenAPI docs (its Swagger UI files are served locally)
     "botapi",
+    "tournaments",
     "games.perudo",
     "games.spicy",
     "games.chinesecheckers",
@@ -248,6 +249,8 @@ CELERY_TASK_ROUTES = {
     "turnengine.tasks.*": {"queue": TAPETE_QUEUES["play"]},
     "botapi.tasks.*": {"queue": TAPETE_QUEUES["bulk"]},
     "accounts.tasks.*": {"queue": TAPETE_QUEUES["bulk"]},
+    # Pairing a round is short and players wait for it: with the deadlines, not behind analyses.
+    "tournaments.tasks.*": {"queue": TAPETE_QUEUES["play"]},
 }
 TAPETE_WORKER_QUEUES = [
     name.strip() for name in os.environ.get("TAPETE_WORKER_QUEUES", "play,bulk").split(",") if name.strip()
@@ -283,6 +286,7 @@ TAPETE_GUEST_CLEANUP_SECONDS = float(os.environ.get("TAPETE_GUEST_CLEANUP_SECOND
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "turnengine.tasks.sweep_deadlines", "schedule": TAPETE_SWEEP_SECONDS},
     "cleanup-guests": {"task": "accounts.tasks.cleanup_guests", "schedule": TAPETE_GUEST_CLEANUP_SECONDS},
+    "sweep-tournaments": {"task": "tournaments.tasks.sweep_tournaments", "schedule": TAPETE_SWEEP_SECONDS},
     "probe-bulk": {
         "task": "turnengine.tasks.queue_probe",
         "schedule": TAPETE_SWEEP_SECONDS,
@@ -298,6 +302,12 @@ TAPETE_SCHEDULE_DEADLINES = env_flag("TAPETE_SCHEDULE_DEADLINES", True)
 TAPETE_RELAY_URL = os.environ.get("TAPETE_RELAY_URL", "")
 TAPETE_RELAY_TOKEN = os.environ.get("TAPETE_RELAY_TOKEN", "")
 TAPETE_SCHEDULE_BOTS = env_flag("TAPETE_SCHEDULE_BOTS", True)
+# Tournaments (docs/tournaments.md): a finished tournament table queues its tournament's next step (the tests switch
+# it off and call the tasks themselves); an arena's odd ones out sit at a smaller table after waiting this long;
+# players (not only staff) may create tournaments when this is on.
+TAPETE_SCHEDULE_TOURNAMENTS = env_flag("TAPETE_SCHEDULE_TOURNAMENTS", True)
+TAPETE_ARENA_PATIENCE_SECONDS = float(os.environ.get("TAPETE_ARENA_PATIENCE_SECONDS", "20"))
+TAPETE_PLAYERS_CREATE_TOURNAMENTS = env_flag("TAPETE_PLAYERS_CREATE_TOURNAMENTS", False)
 TAPETE_BOT_DELAY_SECONDS = float(os.environ.get("TAPETE_BOT_DELAY_SECONDS", "1.5"))  # a human-like pause
 TAPETE_OPEN_TABLE_TTL_SECONDS = int(os.environ.get("TAPETE_OPEN_TABLE_TTL_SECONDS", str(2 * 3600)))
 

@@ -36,6 +36,7 @@ urlpatterns = [
     path("", include("realtime.urls")),
     path("", include("ratings.urls")),
     path("", include("moderation.urls")),
+    path("", include("tournaments.urls")),
     path("", include("lobby.urls")),
 ]
 

@@ -59,6 +59,15 @@ def active_playban(*, user, now: datetime | None = None) -> Playban | None:
     return Playban.objects.filter(user_id=user.pk, starts_at__lte=now, ends_at__gt=now).order_by("-ends_at").first()
 
 
+def playbanned_among(user_ids, now: datetime | None = None) -> set[int]:
+    """Which of ``user_ids`` have a playban in force now (:func:`active_playban` for many players in one query)."""
+    now = now or timezone.now()
+    return set(
+        Playban.objects.filter(user_id__in=list(user_ids), starts_at__lte=now, ends_at__gt=now)
+        .values_list("user_id", flat=True)
+    )
+
+
 def playban_message(playban: Playban) -> str:
     """Why the player may not play ranked tables, and until when, in the current language and time zone."""
     return gettext(

@@ -271,6 +271,29 @@ def play_now_players(rules) -> int:
     return int(getattr(rules, "play_now_players", rules.min_players))
 
 
+def place_points(rules, num_players: int) -> tuple[int, ...]:
+    """The tournament points of each place at a table of ``num_players``, first place first: the game's
+    ``place_points(num_players)`` if it declares one, else two points for every player finished ahead of (so 1st of
+    4 earns 6, 1st of 2 earns 2, last earns 0). Players tied share the mean of the places they cover, rounded
+    down (:func:`ranking_points`)."""
+    declared = getattr(rules, "place_points", None)
+    if declared is not None:
+        return tuple(int(points) for points in declared(num_players))
+    return tuple(2 * (num_players - 1 - place) for place in range(num_players))
+
+
+def ranking_points(rules, ranking: list[list[int]], num_players: int) -> dict[int, int]:
+    """Seat -> tournament points for a finished table's ``ranking`` (groups of tied seats, best first)."""
+    points = place_points(rules, num_players)
+    result, place = {}, 0
+    for group in ranking:
+        shared = points[place : place + len(group)]
+        for seat in group:
+            result[seat] = sum(shared) // len(shared) if shared else 0
+        place += len(group)
+    return result
+
+
 def normalize_with_schema(
     schema: tuple[Option, ...],
     options: dict[str, JSON] | None,

@@ -26,6 +26,7 @@ from moderation.models import AuditEntry, ModeratorNote, Report, Sanction
 from moderation.notices import sanction_message
 from ratings.models import Rating, RatingChange
 from tapete.errors import permission_denied
+from tournaments.models import Entry, Tournament
 from turnengine import chat, timers
 from turnengine.models import ChatMessage, Match
 
@@ -114,7 +115,12 @@ def _targets(start_table, make_user, moderator):
     mute = Sanction.objects.create(user=make_user(), kind="mute", reason="x", by=moderator,
                                    ends_at=match.created_at + timedelta(days=30))
     player = make_user()
+    tournament = Tournament.objects.create(name="Cup", game="perudo", created_by=moderator,
+                                           starts_at=timezone.now() + timedelta(hours=1))
+    entry = Entry.objects.create(tournament=tournament, user=make_user())
     return {
+        "disqualify": {"ids": [entry.pk]},
+        "cancel_tournament": {"ids": [tournament.pk]},
         "warn": {"users": [player.pk]},
         "mute": {"users": [player.pk], "duration": "24h"},
         "suspend": {"reports": [report.pk], "duration": "1h"},
@@ -146,10 +152,11 @@ def test_every_action_needs_a_reason_and_writes_exactly_one_audit_entry(moderato
         assert AuditEntry.objects.count() == before + 1, key
         entry = AuditEntry.objects.order_by("-pk").first()
         assert entry.moderator == moderator_client.moderator and entry.reason == f"because {key}", key
-        assert entry.created_at is not None and (entry.target_user or entry.match) is not None, key
+        assert entry.created_at is not None, key
+        assert (entry.target_user or entry.match or entry.detail.get("tournament")) is not None, key
     assert {entry.action for entry in AuditEntry.objects.all()} == {
         "warning", "mute", "suspension", "ban", "lift", "hide_message", "abort_match", "reverse_ratings",
-        "refund", "report_resolved", "report_dismissed"}
+        "refund", "report_resolved", "report_dismissed", "disqualify", "cancel_tournament"}
 
 
 def test_every_list_action_leads_to_its_confirmation_page(moderator_client, start_table, make_user):
@@ -162,6 +169,8 @@ def test_every_list_action_leads_to_its_confirmation_page(moderator_client, star
         "turnengine_match": match.pk,
         "turnengine_chatmessage": targets["hide"]["ids"][0],
         "ratings_ratingchange": RatingChange.objects.first().pk,
+        "tournaments_tournament": targets["cancel_tournament"]["ids"][0],
+        "tournaments_entry": targets["disqualify"]["ids"][0],
     }
     walked = 0
     for model, model_admin in admin.site._registry.items():

@@ -200,8 +200,12 @@ def test_a_cancel_an_expiry_and_a_rematch_tell_the_lobby(make_user, start_table,
 
 # Who registers frames with the outbox: the match writer (every match's frames, the lobby's notices included), the
 # chat (a line, its own row), moderation (a hidden chat line; a user's lockout, sent to their sockets) and the Bot
-# API's tokens (a revoked token's close, sent to the sockets opened with it).
-REGISTERING = {"turnengine/writer.py", "turnengine/chat.py", "moderation/services.py", "botapi/tokens.py"}
+# API's tokens (a revoked token's close, sent to the sockets opened with it), tournaments (a tournament changed, to
+# its page's sockets).
+REGISTERING = {
+    "turnengine/writer.py", "turnengine/chat.py", "moderation/services.py", "botapi/tokens.py",
+    "tournaments/life_cycle.py",
+}
 
 
 def test_only_the_writers_of_what_a_frame_tells_register_frames():

@@ -1,0 +1,77 @@
+// A tournament's live parts. On its page: the socket says the tournament changed, we fetch the live part again
+// (standings, rounds, the player's table); when a new table of the player's appears, it opens on its own. On a
+// tournament table's page ([data-tournament-follow]): when the player's next table is paired, it opens. Everywhere:
+// [data-countdown] times count down to their moment.
+(function () {
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+
+  function listen(path, onChange) {
+    let retry = 1000;
+    function connect() {
+      const socket = new WebSocket(scheme + location.host + path);
+      let openedAt = null;
+      socket.addEventListener("open", () => { openedAt = Date.now(); onChange(); });
+      socket.addEventListener("message", (message) => {
+        let frame = null;
+        try { frame = JSON.parse(message.data); } catch (error) { return; }
+        if (frame.t === "tournament") onChange();
+      });
+      socket.addEventListener("close", (event) => {
+        if (event.code === 4404) return;
+        if (openedAt !== null && Date.now() - openedAt > 5000) retry = 1000;
+        if (event.code === 4012) { setTimeout(connect, Math.random() * 500); return; }
+        setTimeout(connect, retry);
+        retry = Math.min(retry * 2, 30000);
+      });
+    }
+    connect();
+  }
+
+  function pad(number) { return String(number).padStart(2, "0"); }
+
+  function tick() {
+    document.querySelectorAll("[data-countdown]").forEach((element) => {
+      const left = Math.round((Date.parse(element.getAttribute("datetime")) - Date.now()) / 1000);
+      if (Number.isNaN(left)) return;
+      if (!element.dataset.original) element.dataset.original = element.textContent;
+      if (left <= 0 || left > 86400) { element.textContent = element.dataset.original; return; }
+      const hours = Math.floor(left / 3600), minutes = Math.floor((left % 3600) / 60), seconds = left % 60;
+      element.textContent = (hours ? hours + ":" + pad(minutes) : minutes) + ":" + pad(seconds);
+      element.title = element.dataset.original;
+    });
+  }
+  tick();
+  setInterval(tick, 1000);
+
+  const page = document.querySelector("[data-tournament]");
+  if (page) {
+    const live = document.getElementById("tournament-live");
+    const first = live.querySelector("[data-live]");
+    let known = first ? first.dataset.myTable || null : null;
+    listen(page.dataset.ws, () => {
+      fetch(page.dataset.liveUrl, { headers: { "X-Requested-With": "fetch" } })
+        .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
+        .then((html) => {
+          live.innerHTML = html;
+          tick();
+          const fresh = live.querySelector("[data-live]");
+          const mine = fresh ? fresh.dataset.myTable || null : null;
+          if (mine && mine !== known) location.assign(mine);
+          known = mine;
+        })
+        .catch(() => {});
+    });
+  }
+
+  const follow = document.querySelector("[data-tournament-follow]");
+  if (follow) {
+    listen(follow.dataset.ws, () => {
+      fetch(follow.dataset.nextUrl, { headers: { "X-Requested-With": "fetch" } })
+        .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
+        .then((next) => {
+          if (next.match && String(next.match) !== follow.dataset.match) location.assign(next.url);
+        })
+        .catch(() => {});
+    });
+  }
+})();

@@ -56,7 +56,7 @@ def _template(source: str, i: int, pieces: list) -> int:
     """Collect a template literal's static runs (a hole for each expression) and the strings inside its
     expressions; returns the index after its closing backtick."""
     i += 1
-    run_start, run = i, []
+    run = []
     while source[i] != "`":
         if source.startswith("${", i):
             run.append((i, HOLE))
@@ -66,13 +66,12 @@ def _template(source: str, i: int, pieces: list) -> int:
             run.append((i, source[i]))
             i += 2 if source[i] == "\\" else 1
     pieces.append(run)
-    del run_start
     return i + 1
 
 
 def _expression(source: str, i: int, closer: str, pieces: list) -> int:
-    """Collect the string literals of an expression up to ``closer`` at depth 0 (a ``,`` also ends a ``class:``
-    value); returns the index after the closer."""
+    """Collect the string literals of an expression up to one of the ``closer`` characters at depth 0; returns the
+    index after it."""
     depth = []
     while True:
         char = source[i]
@@ -84,7 +83,7 @@ def _expression(source: str, i: int, closer: str, pieces: list) -> int:
         if char == "`":
             i = _template(source, i, pieces)
             continue
-        if not depth and (char == closer or (closer == "," and char in ",})")):
+        if not depth and char in closer:
             return i + 1
         if char in OPENING:
             depth.append(OPENING[char])
@@ -123,7 +122,8 @@ def js_class_names(source: str) -> list[ClassName]:
     found = []
     for context in JS_CLASS_LIST.finditer(source):
         pieces: list = []
-        _expression(source, context.end(), ")" if context.group().endswith("(") else ",", pieces)
+        closer = ")" if context.group().endswith("(") else ";\n" if "className" in context.group() else ",})"
+        _expression(source, context.end(), closer, pieces)
         for run in pieces:
             found.extend(name for name in _words(run) if name.text)
     for context in JS_SELECTOR.finditer(source):

@@ -213,7 +213,7 @@ def test_forms_replay_and_how_to_play_in_every_language_and_size(browser, live_u
 
 def _how_to_play_draws_the_tables_paco(page, language):
     """The table (open on ``page``) draws the Paco in its face picker; How to play's Paco is the same picture."""
-    table_paco = page.evaluate(PICTURE, "label[for=pd-face-1] svg")
+    table_paco = page.evaluate(PICTURE, "label[for=perudo-face-1] svg")
     assert table_paco, "the table's face picker draws no Paco"
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto("/how-to-play/perudo/")

@@ -5,6 +5,7 @@ import pytest
 from lobby import rematch
 from lobby import services as lobby
 from lobby.errors import LobbyError
+from moderation.models import NetworkNotice
 from turnengine import timers
 from turnengine.models import Match
 
@@ -65,3 +66,18 @@ def test_the_play_again_button_posts_and_lands_on_the_new_table(client, start_ta
     response = client.post(f"/table/{match.pk}/again/")
     new = Match.objects.get(rematch_of=match)
     assert response.status_code == 302 and response["Location"] == f"/table/{new.pk}/"
+
+
+def test_a_rematch_seat_records_the_players_address_as_any_seat_does(client, start_table):
+    """The seats of a rematch carry their players' addresses (``writer.seat_player``), so a ranked rematch between
+    two accounts on one network is noticed like any other table (``moderation.services.network_notices_for``)."""
+    match, users = start_table("chinesecheckers", 2, ranked=True)
+    match = _finish(match, users)
+    for user in users:
+        client.force_login(user)
+        assert client.post(f"/table/{match.pk}/again/", REMOTE_ADDR="10.1.2.3").status_code == 302
+    new = Match.objects.get(rematch_of=match)
+    assert new.status == Match.Status.ACTIVE
+    assert sorted(new.seats.values_list("ip_address", flat=True)) == ["10.1.2.3", "10.1.2.3"]
+    notice = NetworkNotice.objects.get(match=new)
+    assert notice.usernames == sorted(user.username for user in users)

@@ -8,7 +8,7 @@
   sound toggle has a visible label (its word, or its note on a phone) and its word as its accessible name;
 * Spicy: picking a card opens the declarations without pushing the status line out of view or under the bar;
 * a refused creation form opens on its error summary (focused, in view), and its submit button is in view;
-* a replay opens on the board, its result one button away;
+* a replay opens on the board, its result one button away, and none of its bar's items is drawn over another;
 * How to play draws the Paco as the table does: the same toucan as the table's face picker, part for part;
 * the analysis of a match where the computer played for an away seat says so ("Played by the computer for X"),
   and numbers the two moves that share a replay step ("Step N (1/2)", "Step N (2/2)").
@@ -93,6 +93,21 @@ SHOWN_WHOLE = """(node) => { const box = node.getBoundingClientRect();
 # The first replay step that two notes of the analysis share (a player's move, then the computer's).
 SHARED_STEP = """() => { const steps = [...document.querySelectorAll("li[data-analysis-step]")].map((li) => li.dataset.analysisStep);
   return steps.find((step, index) => steps.indexOf(step) !== index) ?? null; }"""
+
+# Items of the table's bar (and of the replay's controls and seat picker) whose boxes overlap: each is drawn over
+# another (issue 36: the replay's controls ran under "Voir la partie du point de vue de" at 812x375).
+BAR_OVERLAPS = """() => {
+  const items = [...document.querySelectorAll(".table-bar > *, .replay-controls > *, .replay-seat > *")]
+    .filter((node) => node.checkVisibility({ checkVisibilityCSS: true }) && node.getBoundingClientRect().width > 2);
+  const problems = [];
+  items.forEach((one, i) => items.slice(i + 1).forEach((other) => {
+    if (one.contains(other) || other.contains(one)) return;
+    const a = one.getBoundingClientRect(), b = other.getBoundingClientRect();
+    if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) {
+      problems.push(`${one.tagName.toLowerCase()}.${one.className} over ${other.tagName.toLowerCase()}.${other.className}`);
+    }
+  }));
+  return problems; }"""
 
 UNCOVERED = """(selector) => { const node = document.querySelector(selector), box = node.getBoundingClientRect();
   const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
@@ -193,6 +208,7 @@ def test_forms_replay_and_how_to_play_in_every_language_and_size(browser, live_u
             assert page.locator("[data-board] > *").bounding_box()["height"] > 100, f"no board on {where}"
             assert not page.is_visible("[data-result-layer]"), f"the result covers {where}"
             assert page.evaluate(IN_VIEW, "[data-show-result]"), f"no Result button in view on {where}"
+            assert page.evaluate(BAR_OVERLAPS) == [], f"the bar's items overlap on {where}"
             _no_clipping(page, where)
         page.click("[data-show-result]")
         assert page.is_visible("[data-result] tbody tr")

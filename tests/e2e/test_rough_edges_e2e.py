@@ -6,7 +6,8 @@
 * at each game's busiest turn (Perudo's Dudo in the round after a reveal at four players, Spicy's ninth card
   with a card to answer), every control is in view and uncovered (the layout test's ``CHECK_LAYOUT``), and the
   sound toggle has a visible label (its word, or its note on a phone) and its word as its accessible name;
-* Spicy: picking a card opens the declarations without pushing the status line out of view or under the bar;
+* Spicy: picking a card opens the declarations without pushing the status line out of view or under the bar, nor
+  sliding the hand's heading under the status line;
 * a refused creation form opens on its error summary (focused, in view), and its submit button is in view;
 * a replay opens on the board, its result one button away, and none of its bar's items is drawn over another;
 * How to play draws the Paco as the table does: the same toucan as the table's face picker, part for part;
@@ -109,6 +110,8 @@ BAR_OVERLAPS = """() => {
   }));
   return problems; }"""
 
+BELOW_THE_STATUS = """(selector) => document.querySelector("[data-status]").getBoundingClientRect().bottom
+  <= document.querySelector(selector).getBoundingClientRect().top + 1"""
 UNCOVERED = """(selector) => { const node = document.querySelector(selector), box = node.getBoundingClientRect();
   const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
   return !!hit && (hit === node || node.contains(hit)); }"""
@@ -175,6 +178,9 @@ def _busiest_table(browser, live_url, users, language, game):
                 where = f"Spicy's picker in {language} at {width}x{height}"
                 assert page.evaluate(IN_VIEW, "[data-status]"), f"the status line left the view: {where}"
                 assert page.evaluate(UNCOVERED, "[data-status]"), f"the status line is covered: {where}"
+                heading = ".spicy-hand-area .spicy-title"  # the hand stays under it, not behind it (issue 36)
+                assert page.evaluate(IN_VIEW, heading), f"the hand's heading left the view: {where}"
+                assert page.evaluate(BELOW_THE_STATUS, heading), f"the status line covers the hand's heading: {where}"
                 _no_clipping(page, where)
         assert not errors
     finally:

@@ -604,8 +604,23 @@
         handPanel(el, board, view, data, ctx, ui))));
     // Keep keyboard focus on the same control; if it is gone (the card was played), move it to the status line.
     if (focused) (board.querySelector(`[data-key="${focused}"]`) || board.querySelector("[data-status]"))?.focus();
-    // A picked card's declarations open under the hand: on a small screen, bring them into view.
-    if (ui.pick) board.querySelector(".spicy-picker")?.scrollIntoView({ block: "nearest" });
+    if (ui.pick) showPicker(board);
+  }
+
+  // A picked card's declarations open under the hand: on a small screen, scroll them into view, but never so far
+  // that the hand (its heading, the picked card) slides under the status line, which stays on top (board.css).
+  function showPicker(board) {
+    const picker = board.querySelector(".spicy-picker");
+    const hand = board.querySelector(".spicy-hand-area");
+    if (!picker || !hand) return;
+    let scroller = board;
+    while (scroller.parentElement && !/auto|scroll/.test(getComputedStyle(scroller).overflowY)) scroller = scroller.parentElement;
+    const below = picker.getBoundingClientRect().bottom - scroller.getBoundingClientRect().bottom;
+    if (below <= 0) return;
+    scroller.scrollTop += below;
+    const status = board.querySelector("[data-status]");
+    const overlap = status ? status.getBoundingClientRect().bottom + 4 - hand.getBoundingClientRect().top : 0;
+    if (overlap > 0) scroller.scrollTop -= overlap;
   }
 
   function animate(events, data) {

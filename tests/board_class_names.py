@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import takewhile
 
 # A class written by a template literal is cut where an expression starts or ends (``cc-seat-${seat}``): the
 # static part is still checked, as a fragment.
@@ -95,25 +96,18 @@ def _expression(source: str, i: int, closer: str, pieces: list) -> int:
 def _words(run: list[tuple[int, str]]) -> list[ClassName]:
     """Split a string's characters (with their offsets) into whitespace-separated names."""
     names, word = [], []
-    for position, char in run + [(-1, " ")]:
-        if char.isspace():
-            static = [(k, c) for k, c in word if c != HOLE]
-            if static:
-                fragment = len(static) != len(word)
-                text = "".join(c for _k, c in static)
-                # a fragment's static text runs up to its first hole (``cc-seat-`` of ``cc-seat-${seat}``)
-                if fragment:
-                    head = []
-                    for k, c in word:
-                        if c == HOLE:
-                            break
-                        head.append((k, c))
-                    static = head or static
-                    text = "".join(c for _k, c in static)
-                names.append(ClassName(static[0][0], static[-1][0] + 1, text, fragment))
-            word = []
-        else:
+    for position, char in [*run, (-1, " ")]:
+        if not char.isspace():
             word.append((position, char))
+            continue
+        static = [(k, c) for k, c in word if c != HOLE]
+        if static:
+            fragment = len(static) != len(word)
+            # a fragment is checked on its static text up to its first hole (``cc-seat-`` of ``cc-seat-${seat}``)
+            head = list(takewhile(lambda item: item[1] != HOLE, word)) if fragment else static
+            static = head or static
+            names.append(ClassName(static[0][0], static[-1][0] + 1, "".join(c for _k, c in static), fragment))
+        word = []
     return names
 
 

@@ -48,7 +48,7 @@ def table_rematch(*, user, match_id: int, ip_address: str | None = None) -> tupl
         with writer.locked(new_id) as change:
             new = change.match
             if new.status == Match.Status.OPEN:
-                seated = _take_old_seat(new, user, mine)
+                seated = _take_old_seat(new, user, mine, ip_address)
                 humans = {seat.user_id for seat in old_seats if not seat.user.is_bot}
                 if len(seated) == new.num_players and humans <= seated.keys():
                     services.match_begin(change)
@@ -60,16 +60,16 @@ def table_rematch(*, user, match_id: int, ip_address: str | None = None) -> tupl
     return new, None if started is None else started.update
 
 
-def _take_old_seat(new: Match, user, mine: Seat) -> dict[int, int]:
-    """Seat ``user`` at the locked rematch ``new`` (their old seat if it is free) unless they sit there already;
-    returns every seated user's seat."""
+def _take_old_seat(new: Match, user, mine: Seat, ip_address: str | None) -> dict[int, int]:
+    """Seat ``user`` at the locked rematch ``new`` (their old seat if it is free, from ``ip_address`` as any seat
+    records its player's address) unless they sit there already; returns every seated user's seat."""
     taken = dict(new.seats.values_list("user_id", "index"))
     if user.pk not in taken:
         free = [index for index in range(new.num_players) if index not in taken.values()]
         if not free:
             raise LobbyError("table_full")
         index = mine.index if mine.index in free else free[0]
-        seat_player(new, user=user, index=index)
+        seat_player(new, user=user, index=index, ip_address=ip_address)
         taken[user.pk] = index
     return taken
 

@@ -63,21 +63,23 @@ def home(request):
         }
         for rules in registry.all_games()
     ]
-    return render(request, "lobby/home.html", {"games": games, "level": level, **_all_open_tables()})
+    return render(request, "lobby/home.html", {"games": games, "level": level, **_all_open_tables(request.user)})
 
 
 def open_tables(request):
     """The home page's "Find opponents" list, fetched again when the lobby socket says a table changed."""
-    return render(request, "lobby/_open_tables.html", _all_open_tables())
+    return render(request, "lobby/_open_tables.html", _all_open_tables(request.user))
 
 
-def _all_open_tables() -> dict:
-    """Every game's open tables with a free seat, oldest first."""
+def _all_open_tables(user) -> dict:
+    """Every game's open tables with a free seat, oldest first, and why ``user`` may not join the ranked ones if a
+    playban bars them (their Join buttons then give way to the reason)."""
     tables = []
     for rules in registry.all_games():
         tables += selectors.with_ratings(selectors.open_tables(game=rules.key))
     free = [match for match in tables if match.seated < match.num_players]
-    return {"open_tables": sorted(free, key=lambda match: match.created_at)}
+    barred = playban_notice(user=user) if any(match.ranked for match in free) else None
+    return {"open_tables": sorted(free, key=lambda match: match.created_at), "playban_message": barred}
 
 
 def game_lobby(request, game: str):

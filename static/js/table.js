@@ -219,7 +219,7 @@
         const label = [player.username, kind, player.seat === this.ctx.seat ? _("you") : null,
           player.rating !== null && player.rating !== undefined ? fmt(_("rating %s"), [player.rating]) : null,
           words || (this.live ? _("online") : null), acting ? _("to play") : null].filter(Boolean).join(", ");
-        const classes = ["player", `seat-${player.seat}`, offline ? "offline" : "online", acting ? "to-act" : "",
+        const classes = ["player", offline ? "offline" : "online", acting ? "to-act" : "",
           player.seat === this.ctx.seat ? "me" : "",
           absent ? "absent" : "", player.left ? "left" : ""].filter(Boolean).join(" ");
         return el("li", { class: classes, "data-seat": player.seat },

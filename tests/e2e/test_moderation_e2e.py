@@ -2,7 +2,8 @@
 live, mutes and unmutes them (the open tables' chat box closes and opens again at once), then handles a report from
 the report's page in two clicks and a reason; the suspended player's open table pages say why and until when and
 stop reconnecting, and the log-in page says the same. The moderator's browser is in Paris: its own script reports
-the zone, and admin dates are in Paris time. Viewport screenshots (laptop and phone) go to test-artifacts/."""
+the zone, and admin dates are in Paris time; on a phone the match page's seats table scrolls in its own box.
+Viewport screenshots (laptop and phone) go to test-artifacts/."""
 
 from __future__ import annotations
 
@@ -154,6 +155,12 @@ def test_a_moderator_handles_a_report_and_the_player_reads_why(browser, live_url
         assert "abandoned" in admin.content()
         admin.locator("#log-title").scroll_into_view_if_needed()
         shot(admin, "moderation-match-page")
+        admin.set_viewport_size(PHONE)  # on a phone the seats scroll in their own box, the page never sideways
+        admin.locator("#seats-title").scroll_into_view_if_needed()
+        assert admin.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+        seats = admin.locator(".moderation-scroll").first
+        assert seats.evaluate("(box) => box.scrollWidth > box.clientWidth")  # wider than a phone, as it should be
+        shot(admin, "moderation-match-page-phone")
 
         context, login = log_in(browser, live_url, offender.username, LAPTOP)
         contexts.append(context)

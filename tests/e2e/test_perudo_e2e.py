@@ -20,22 +20,22 @@ def _script_errors(*pages) -> list:
 
 def _wait_for_board(*pages) -> None:
     for page in pages:
-        page.wait_for_selector(".perudo .turn-line")
+        page.wait_for_selector(".perudo .perudo-turn-line")
 
 
 def _opener(*pages):
     """The page of the player who opens the round (the only one with the bid button), and the others."""
     _wait_for_board(*pages)
-    opener = next(page for page in pages if page.locator(".bid-go").count())
+    opener = next(page for page in pages if page.locator(".perudo-bid-go").count())
     return opener, [page for page in pages if page is not opener]
 
 
 def _bid(page, quantity: int, face: int) -> None:
     """Choose a face and a quantity in the picker, then press the bid button."""
-    page.click(f"label[for=pd-face-{face}]")
-    while int(page.input_value(".qty-input")) < quantity:
+    page.click(f"label[for=perudo-face-{face}]")
+    while int(page.input_value(".perudo-qty-input")) < quantity:
         page.click("[data-key=plus]")
-    page.click(".bid-go")
+    page.click(".perudo-bid-go")
 
 
 def _settled(page):
@@ -67,15 +67,15 @@ def _join_and_start(host, guests, options: dict) -> None:
 def _play_bid_and_dudo(host, guest) -> tuple:
     opener, (other,) = _opener(host, guest)
     # The opener sees their five dice, the picker (Pacos closed at the opening) and no Dudo button.
-    assert opener.locator(".my-dice .die").count() == 5
-    assert opener.locator("#pd-face-1").is_disabled()
-    assert opener.locator("button.dudo").count() == 0
+    assert opener.locator(".perudo-my-dice .perudo-die").count() == 5
+    assert opener.locator("#perudo-face-1").is_disabled()
+    assert opener.locator("button.perudo-dudo").count() == 0
     _bid(opener, 2, 5)
-    other.wait_for_selector(".current-bid :text('2 fives')")
-    assert other.locator(".seat-cup.designated").count() == 1
+    other.wait_for_selector(".perudo-current-bid :text('2 fives')")
+    assert other.locator(".perudo-seat-cup.perudo-designated").count() == 1
     # The answer offers the Paco conversion and Dudo.
-    assert other.locator(".hint", has_text="Switching to Pacos needs at least 1 Paco").count() == 1
-    other.click("button.dudo")
+    assert other.locator(".perudo-hint", has_text="Switching to Pacos needs at least 1 Paco").count() == 1
+    other.click("button.perudo-dudo")
     return opener, other
 
 
@@ -84,10 +84,10 @@ def _assert_reveal(page, call: str, players: int) -> None:
     reveal = page.locator("[data-reveal]")
     reveal.wait_for()
     assert call in reveal.locator("h2").inner_text()
-    assert reveal.locator(".reveal-hand").count() == players
-    assert reveal.locator(".reveal-hand .die").count() == 5 * players
-    assert reveal.locator(".reveal-hand .die.counted").count() == int(
-        reveal.locator(".total-count").inner_text()
+    assert reveal.locator(".perudo-reveal-hand").count() == players
+    assert reveal.locator(".perudo-reveal-hand .perudo-die").count() == 5 * players
+    assert reveal.locator(".perudo-reveal-hand .perudo-die.perudo-counted").count() == int(
+        reveal.locator(".perudo-total-count").inner_text()
     )
 
 
@@ -98,23 +98,23 @@ def test_a_bid_and_a_dudo_reveal_every_cup_and_cost_a_die(new_player):
     _play_bid_and_dudo(host, guest)
     for page in (host, guest):
         _assert_reveal(page, "Dudo", 2)
-        result = page.locator(".reveal-result").inner_text()
+        result = page.locator(".perudo-reveal-result").inner_text()
         assert "loses a die" in result
         page.wait_for_selector("[data-log] li:has-text('calls Dudo on 2 fives')")
         page.wait_for_selector("[data-log] li:has-text('loses a die (4 dice left)')")
         # lostDiceVisible: the loser's cup now shows 4, the total is 9, and round 2 has begun.
-        assert page.locator(".seat-cup .cup-count", has_text="4").count() == 1
-        assert page.locator(".pill", has_text="9 dice in play").count() == 1
-        assert page.locator(".pill.round", has_text="Round 2").count() == 1
-        assert page.locator(".reveal .change.lost").count() == 1
+        assert page.locator(".perudo-seat-cup .perudo-cup-count", has_text="4").count() == 1
+        assert page.locator(".perudo-pill", has_text="9 dice in play").count() == 1
+        assert page.locator(".perudo-pill.perudo-round", has_text="Round 2").count() == 1
+        assert page.locator(".perudo-reveal .perudo-change.perudo-lost").count() == 1
     # The loser opens round 2; their first bid closes the reveal on both pages.
     screenshot(_settled(host), "perudo-desktop-host")
     screenshot(_settled(guest), "perudo-desktop-guest")
     opener, (other,) = _opener(host, guest)
-    assert opener.locator(".my-dice .die").count() == 4
+    assert opener.locator(".perudo-my-dice .perudo-die").count() == 4
     _bid(opener, 1, 3)
     for page in (host, guest):
-        page.wait_for_selector(".current-bid :text('1 three')")
+        page.wait_for_selector(".perudo-current-bid :text('1 three')")
         assert page.locator("[data-reveal]").count() == 0
     assert not errors
 
@@ -126,7 +126,7 @@ def test_the_board_fits_a_phone_screen(new_player):
     _play_bid_and_dudo(phone, guest)
     _assert_reveal(phone, "Dudo", 2)
     # Without lostDiceVisible the other cup's count is hidden and the log still tells who lost a die.
-    assert phone.locator(".seat-cup .cup-count", has_text="?").count() == 1
+    assert phone.locator(".perudo-seat-cup .perudo-cup-count", has_text="?").count() == 1
     phone.click("[data-side-open]")  # on a phone the log is in a drawer
     phone.wait_for_selector("[data-log] li:has-text('loses a die.')")
     phone.click("[data-side-close]")
@@ -143,27 +143,27 @@ def test_salsa_out_of_turn_bid_and_calza(new_player):
     opener, others = _opener(host, second, third)
     _bid(opener, 1, 4)
     for page in others:
-        page.wait_for_selector(".current-bid :text('1 four')")
+        page.wait_for_selector(".perudo-current-bid :text('1 four')")
     # The designated player raises in turn; the third one may bid out of turn (Salsa).
     salsa = next(page for page in others if page.locator("legend", has_text="Bid out of turn").count())
     designated = next(page for page in others if page is not salsa)
     assert designated.locator("legend", has_text="Raise the bid").count() == 1
     # The Salsa bidder's page highlights the designated next player's cup, not their own.
-    designated_seat = designated.locator(".seat-cup.me").get_attribute("data-seat")
-    assert salsa.locator(".seat-cup.designated").get_attribute("data-seat") == designated_seat
+    designated_seat = designated.locator(".perudo-seat-cup.perudo-me").get_attribute("data-seat")
+    assert salsa.locator(".perudo-seat-cup.perudo-designated").get_attribute("data-seat") == designated_seat
     _bid(salsa, 2, 4)
     for page in (opener, designated, salsa):
         page.wait_for_selector("[data-log] li:has-text('bids 2 fours (out of turn)')")
     # Play resumes left of the out-of-turn bidder (the opener); the skipped player calls Calza out of turn.
-    opener.wait_for_selector(".turn-line.mine")
-    designated.wait_for_selector("button.calza")
-    designated.click("button.calza")
+    opener.wait_for_selector(".perudo-turn-line.perudo-mine")
+    designated.wait_for_selector("button.perudo-calza")
+    designated.click("button.perudo-calza")
     for page in (opener, designated, salsa):
         _assert_reveal(page, "Calza", 3)
         page.wait_for_selector("[data-log] li:has-text('calls Calza on 2 fours')")
         assert (
-            page.locator(".reveal .change").count() == 1
-            or "no die to regain" in page.locator(".reveal-result").inner_text()
+            page.locator(".perudo-reveal .perudo-change").count() == 1
+            or "no die to regain" in page.locator(".perudo-reveal-result").inner_text()
         )
     screenshot(_settled(designated), "perudo-salsa-calza")
     assert not errors

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.e2e
 
 GAME_TIMEOUT_SECONDS = 45  # about 10 s here; generous for a loaded machine
 # What the guest clicks when it is their turn, in this order of preference.
-MOVES = ("button.dudo", ".bid-go")
+MOVES = ("button.perudo-dudo", ".perudo-bid-go")
 
 
 def _play_to_the_result(page) -> int:
@@ -61,7 +61,7 @@ def test_a_guest_plays_a_whole_game_against_the_computer_then_plays_again(
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
         play_now(page, "perudo", "easy")
-        page.wait_for_selector(".my-dice .die")
+        page.wait_for_selector(".perudo-my-dice .perudo-die")
         first = Match.objects.get()
         computer_seats = {seat.index: seat.user.username for seat in first.seats.filter(user__is_bot=True)}
         assert sorted(computer_seats) == first.bot_seats == [1, 2, 3]
@@ -89,8 +89,8 @@ def test_a_guest_plays_a_whole_game_against_the_computer_then_plays_again(
             seat.index: seat.user.username for seat in rematch.seats.filter(user__is_bot=True)
         } == computer_seats
         assert rematch.seats.get(index=0).user == first.seats.get(index=0).user
-        page.wait_for_selector(".my-dice .die")
-        assert page.locator(".my-dice .die").count() == 5
+        page.wait_for_selector(".perudo-my-dice .perudo-die")
+        assert page.locator(".perudo-my-dice .perudo-die").count() == 5
         shown = page.locator("[data-players] li").all_inner_texts()
         assert all(name in " ".join(shown) for name in computer_seats.values())
         assert not errors
@@ -148,7 +148,7 @@ def test_guests_clicking_play_now_together_keep_a_working_csrf_token(browser, li
                 page.evaluate(PLAY_NOW)
             for _context, page in opened:
                 page.wait_for_url("**/table/*/")
-                page.wait_for_selector(".my-dice .die")
+                page.wait_for_selector(".perudo-my-dice .perudo-die")
             for _context, page in opened:
                 page.wait_for_timeout(300)  # a list fetch still under way lands meanwhile
                 assert page.evaluate(TOKEN_ACCEPTED), f"pair {pair}: the table page's CSRF token is refused"
@@ -171,7 +171,7 @@ def test_a_list_fetch_answered_after_play_now_cannot_spoil_play_again(browser, l
         before = {cookie["name"]: cookie["value"] for cookie in context.cookies()}["csrftoken"]
         page.evaluate(PLAY_NOW)
         page.wait_for_url("**/table/*/")
-        page.wait_for_selector(".my-dice .die")
+        page.wait_for_selector(".perudo-my-dice .perudo-die")
         late = context.request.get("/tables/open/", headers={"Cookie": f"csrftoken={before}"})
         assert late.ok
         assert page.evaluate(TOKEN_ACCEPTED), "the table page's CSRF token is refused"
@@ -182,7 +182,7 @@ def test_a_list_fetch_answered_after_play_now_cannot_spoil_play_again(browser, l
         finished = page.url
         page.click("[data-play-again]")
         page.wait_for_url(lambda url: url != finished and "/table/" in url)
-        page.wait_for_selector(".my-dice .die")
+        page.wait_for_selector(".perudo-my-dice .perudo-die")
         assert not errors
     finally:
         context.close()

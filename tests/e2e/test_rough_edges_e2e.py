@@ -6,9 +6,10 @@
 * at each game's busiest turn (Perudo's Dudo in the round after a reveal at four players, Spicy's ninth card
   with a card to answer), every control is in view and uncovered (the layout test's ``CHECK_LAYOUT``), and the
   sound toggle has a visible label (its word, or its note on a phone) and its word as its accessible name;
-* Spicy: picking a card opens the declarations without pushing the status line out of view or under the bar;
+* Spicy: picking a card opens the declarations without pushing the status line out of view or under the bar, nor
+  sliding the hand's heading under the status line;
 * a refused creation form opens on its error summary (focused, in view), and its submit button is in view;
-* a replay opens on the board, its result one button away;
+* a replay opens on the board, its result one button away, and none of its bar's items is drawn over another;
 * How to play draws the Paco as the table does: the same toucan as the table's face picker, part for part;
 * the analysis of a match where the computer played for an away seat says so ("Played by the computer for X"),
   and numbers the two moves that share a replay step ("Step N (1/2)", "Step N (2/2)").
@@ -94,6 +95,23 @@ SHOWN_WHOLE = """(node) => { const box = node.getBoundingClientRect();
 SHARED_STEP = """() => { const steps = [...document.querySelectorAll("li[data-analysis-step]")].map((li) => li.dataset.analysisStep);
   return steps.find((step, index) => steps.indexOf(step) !== index) ?? null; }"""
 
+# Items of the table's bar (and of the replay's controls and seat picker) whose boxes overlap: each is drawn over
+# another (issue 36: the replay's controls ran under "Voir la partie du point de vue de" at 812x375).
+BAR_OVERLAPS = """() => {
+  const items = [...document.querySelectorAll(".table-bar > *, .replay-controls > *, .replay-seat > *")]
+    .filter((node) => node.checkVisibility({ checkVisibilityCSS: true }) && node.getBoundingClientRect().width > 2);
+  const problems = [];
+  items.forEach((one, i) => items.slice(i + 1).forEach((other) => {
+    if (one.contains(other) || other.contains(one)) return;
+    const a = one.getBoundingClientRect(), b = other.getBoundingClientRect();
+    if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) {
+      problems.push(`${one.tagName.toLowerCase()}.${one.className} over ${other.tagName.toLowerCase()}.${other.className}`);
+    }
+  }));
+  return problems; }"""
+
+BELOW_THE_STATUS = """(selector) => document.querySelector("[data-status]").getBoundingClientRect().bottom
+  <= document.querySelector(selector).getBoundingClientRect().top + 1"""
 UNCOVERED = """(selector) => { const node = document.querySelector(selector), box = node.getBoundingClientRect();
   const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
   return !!hit && (hit === node || node.contains(hit)); }"""
@@ -160,6 +178,9 @@ def _busiest_table(browser, live_url, users, language, game):
                 where = f"Spicy's picker in {language} at {width}x{height}"
                 assert page.evaluate(IN_VIEW, "[data-status]"), f"the status line left the view: {where}"
                 assert page.evaluate(UNCOVERED, "[data-status]"), f"the status line is covered: {where}"
+                heading = ".spicy-hand-area .spicy-title"  # the hand stays under it, not behind it (issue 36)
+                assert page.evaluate(IN_VIEW, heading), f"the hand's heading left the view: {where}"
+                assert page.evaluate(BELOW_THE_STATUS, heading), f"the status line covers the hand's heading: {where}"
                 _no_clipping(page, where)
         assert not errors
     finally:
@@ -193,6 +214,7 @@ def test_forms_replay_and_how_to_play_in_every_language_and_size(browser, live_u
             assert page.locator("[data-board] > *").bounding_box()["height"] > 100, f"no board on {where}"
             assert not page.is_visible("[data-result-layer]"), f"the result covers {where}"
             assert page.evaluate(IN_VIEW, "[data-show-result]"), f"no Result button in view on {where}"
+            assert page.evaluate(BAR_OVERLAPS) == [], f"the bar's items overlap on {where}"
             _no_clipping(page, where)
         page.click("[data-show-result]")
         assert page.is_visible("[data-result] tbody tr")
@@ -213,7 +235,7 @@ def test_forms_replay_and_how_to_play_in_every_language_and_size(browser, live_u
 
 def _how_to_play_draws_the_tables_paco(page, language):
     """The table (open on ``page``) draws the Paco in its face picker; How to play's Paco is the same picture."""
-    table_paco = page.evaluate(PICTURE, "label[for=pd-face-1] svg")
+    table_paco = page.evaluate(PICTURE, "label[for=perudo-face-1] svg")
     assert table_paco, "the table's face picker draws no Paco"
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto("/how-to-play/perudo/")

@@ -115,8 +115,8 @@ def test_play_now_as_a_guest_starts_a_table_against_computer_players(browser, li
         page.wait_for_selector("[data-players] li:nth-child(4)")
         names = page.locator("[data-players] li").all_inner_texts()
         assert names[0].startswith("guest-") and all("bot-hard" in name for name in names[1:])
-        page.wait_for_selector(".my-dice .die")
-        assert page.locator(".my-dice .die").count() == 5  # the game has started: my dice are rolled
+        page.wait_for_selector(".perudo-my-dice .perudo-die")
+        assert page.locator(".perudo-my-dice .perudo-die").count() == 5  # the game has started: my dice are rolled
         _look(page, "play-now-table", "phone", audit=False)
         match = Match.objects.get()
         assert match.status == Match.Status.ACTIVE and not match.ranked

@@ -51,7 +51,7 @@ def claim_holds(card: str, declared: str, trait: str) -> bool:
 
 
 def name_of(page) -> str:
-    return page.locator(".spicy-seat.mine").get_attribute("data-label").split(" (")[0]
+    return page.locator(".spicy-seat.spicy-mine").get_attribute("data-label").split(" (")[0]
 
 
 def expect_stack_won(pages, card: str, winner: str, count: int) -> None:
@@ -182,7 +182,7 @@ def test_change_your_luck_tuck_and_copy_cat(new_player):
     expect(actor.locator("[data-tuck-confirm]")).to_have_text("Play, tucking 0 cards")
     actor.click("[data-tuck-confirm]")
     expect(other.locator("[data-stack-size]")).to_have_attribute("data-stack-size", "4")
-    expect(other.locator("[data-top] .copy-badge")).to_be_visible()
+    expect(other.locator("[data-top] .spicy-copy-badge")).to_be_visible()
 
     # A copy is challenged on spice and number together.
     declared = other.locator("[data-top]").get_attribute("data-top")
@@ -210,7 +210,7 @@ def test_last_cards_declined_until_a_second_trophy_ends_the_game(new_player):
     for page in (host, guest):
         scores = page.locator(".spicy-scores")
         expect(scores).to_contain_text(f"{winner} took a second trophy and wins outright")
-        expect(scores.locator("tr.winner")).to_contain_text(winner)
+        expect(scores.locator("tr.spicy-winner")).to_contain_text(winner)
         expect(page.locator("[data-log]")).to_contain_text(f"{winner} wins a trophy! 2 trophies left.")
         assert page.locator("[data-board] button:not(.spicy-reveal-hide)").count() == 0
     settle(host)

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.e2e
 SIZES = [(1280, 800), (1440, 900), (375, 812), (812, 375)]
 LAPTOP, PHONE = SIZES[0], SIZES[2]
 # The player's own pieces, per game; for a game not named here, its board.
-OWN_PIECES = {"perudo": ".my-dice .die", "spicy": ".spicy-hand .spicy-card", "chinesecheckers": ".cc-control"}
+OWN_PIECES = {"perudo": ".perudo-my-dice .perudo-die", "spicy": ".spicy-hand .spicy-card", "chinesecheckers": ".cc-control"}
 BOARD = "[data-board] > *"
 
 # Every player's chip, every visible, enabled control of the table, and the player's own pieces: each inside the
@@ -249,7 +249,7 @@ def test_every_control_of_the_busiest_turn_is_in_view_at_every_size(browser, liv
     try:
         _open(page, match)
         if game == "perudo":
-            page.wait_for_selector("button.dudo:not([disabled])")
+            page.wait_for_selector("button.perudo-dudo:not([disabled])")
         else:
             assert page.locator(".spicy-hand .spicy-card").count() == 9
         _check_all_sizes(page, game, "busiest", players=players)

@@ -8,6 +8,7 @@ from django.urls import reverse
 from lobby import rematch
 from lobby import services as lobby
 from lobby.errors import LobbyError
+from moderation.models import NetworkNotice
 from turnengine import timers
 from turnengine.models import Match, RematchDecline
 from turnengine.rematch_offers import rematch_state, series_score
@@ -159,3 +160,16 @@ def test_the_decline_page_answers_with_a_message_and_never_a_500(client, start_t
     assert f"Rematch declined by {users[0].username}." in page
     assert client.post(reverse("lobby:rematch_decline", args=[10**9])).status_code == 404
     assert client.get(url).status_code == 405
+def test_a_rematch_seat_records_the_players_address_as_any_seat_does(client, start_table):
+    """The seats of a rematch carry their players' addresses (``writer.seat_player``), so a ranked rematch between
+    two accounts on one network is noticed like any other table (``moderation.services.network_notices_for``)."""
+    match, users = start_table("chinesecheckers", 2, ranked=True)
+    match = _finish(match, users)
+    for user in users:
+        client.force_login(user)
+        assert client.post(f"/table/{match.pk}/again/", REMOTE_ADDR="10.1.2.3").status_code == 302
+    new = Match.objects.get(rematch_of=match)
+    assert new.status == Match.Status.ACTIVE
+    assert sorted(new.seats.values_list("ip_address", flat=True)) == ["10.1.2.3", "10.1.2.3"]
+    notice = NetworkNotice.objects.get(match=new)
+    assert notice.usernames == sorted(user.username for user in users)

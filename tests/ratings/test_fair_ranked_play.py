@@ -406,6 +406,33 @@ def test_a_playban_bars_every_ranked_entry_point_and_says_until_when(make_user, 
     assert not Seat.objects.filter(match=table, user=leaver).exists()
 
 
+def test_a_barred_player_is_offered_no_join_on_ranked_tables_but_told_why_in_their_language(make_user, client):
+    """The lobby's list and a ranked table's page show a barred player the reason, not a Join button that could only
+    fail; friendly tables keep theirs."""
+    barred = make_user()
+    now = timezone.now()
+    Playban.objects.create(user=barred, starts_at=now, ends_at=now + timedelta(hours=1), abandoned=3, games=4)
+    host = make_user()
+    ranked = lobby.table_create(user=host, game="perudo", num_players=2, options={}, ranked=True)
+    friendly = lobby.table_create(user=host, game="spicy", num_players=3, options={}, ranked=False)
+
+    def join(table):
+        return reverse("lobby:join", args=[table.pk])
+
+    client.force_login(barred)
+    for url in (reverse("lobby:home"), reverse("lobby:open_tables")):
+        page = client.get(url, HTTP_ACCEPT_LANGUAGE="it").content.decode()
+        assert "data-playban" in page and "i tavoli classificati ti sono chiusi fino" in page
+        assert join(ranked) not in page and join(friendly) in page
+    page = client.get(reverse("lobby:table", args=[ranked.pk]), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "les tables classées vous sont fermées jusqu" in page and join(ranked) not in page
+    assert join(friendly) in client.get(reverse("lobby:table", args=[friendly.pk])).content.decode()
+    # Once it ends, the buttons are back.
+    Playban.objects.filter(user=barred).update(ends_at=now)
+    assert join(ranked) in client.get(reverse("lobby:home")).content.decode()
+    assert join(ranked) in client.get(reverse("lobby:table", args=[ranked.pk])).content.decode()
+
+
 def test_the_record_is_shown_on_the_profile_and_the_moderators_player_page(make_user, client, django_user_model):
     leaver = make_user()
     _abandon_a_ranked_game(make_user, leaver)

@@ -136,7 +136,7 @@
 
   // A marble drawn at [x, y] (also used, in a small SVG, as the players' badges).
   function marbleShape(seat, letter, [x, y], attributes) {
-    return svg("g", { class: `cc-marble seat-${seat}`, "data-seat": seat, ...attributes },
+    return svg("g", { class: `cc-marble cc-seat-${seat}`, "data-seat": seat, ...attributes },
       svg("circle", { class: "cc-ball", cx: x, cy: y, r: 0.72 * UNIT, fill: COLOURS[seat] }),
       svg("circle", { cx: x, cy: y, r: 0.72 * UNIT, fill: "url(#cc-shine)" }),
       svg("text", { class: "cc-letter", x, y, fill: INKS[seat], "font-size": 0.85 * UNIT, text: letter }));
@@ -144,7 +144,7 @@
 
   function badge(seat, letter) {
     return svg("svg", { class: "cc-badge", viewBox: `${-UNIT} ${-UNIT} ${2 * UNIT} ${2 * UNIT}`, "aria-hidden": "true",
-      focusable: "false" }, marbleShape(seat, letter, [0, 0], { class: `cc-badge-marble seat-${seat}` }));
+      focusable: "false" }, marbleShape(seat, letter, [0, 0], { class: `cc-badge-marble cc-seat-${seat}` }));
   }
 
   // ------------------------------------------------------------------------------------------- state
@@ -378,7 +378,7 @@
     const label = fmt(ngettext("Your marble at %(place)s: %(count)s possible move",
       "Your marble at %(place)s: %(count)s possible moves", moves.length), { place: placeWords(origin), count: moves.length });
     return svg("g", {
-      class: `cc-control${selected ? " selected" : ""}`, "data-cell": key, "data-focus-key": `m:${key}`,
+      class: `cc-control${selected ? " cc-selected" : ""}`, "data-cell": key, "data-focus-key": `m:${key}`,
       role: "button", tabindex: "0", "aria-pressed": selected ? "true" : "false", "aria-label": label,
       onclick: (event) => { event.stopPropagation(); if (!ui.zoom && event.detail > 0 && needsZoom()) zoomAt(event); else toggleMarble(key); },
       onkeydown: (event) => onActivateKey(event, () => toggleMarble(key)),
@@ -398,7 +398,7 @@
       { place: placeWords(move.to), how: howWords(hops), distance: distanceWords(gain) }) +
       (move.swap ? ` ${fmt(_("(swap with %(name)s's marble)"), { name: ui.ctx.name(ui.occupant.get(key)) })}` : "");
     return svg("g", {
-      class: `cc-dest${move.swap ? " swap" : ""}`, "data-cell": key, "data-focus-key": `d:${key}`, "data-hops": hops,
+      class: `cc-dest${move.swap ? " cc-swap" : ""}`, "data-cell": key, "data-focus-key": `d:${key}`, "data-hops": hops,
       role: "button", tabindex: "0", "aria-label": label,
       onclick: (event) => { event.stopPropagation(); if (!ui.zoom && event.detail > 0 && needsZoom()) zoomAt(event); else play(move); },
       onkeydown: (event) => onActivateKey(event, () => play(move)),
@@ -547,7 +547,7 @@
       const seat = summary.seat;
       const name = ui.ctx.name(seat);
       const acting = view.turn === seat && !view.result;
-      return el("li", { class: `cc-score seat-${seat}${acting ? " to-act" : ""}` },
+      return el("li", { class: `cc-score cc-seat-${seat}${acting ? " cc-to-act" : ""}` },
         badge(seat, ui.letters[seat]),
         el("span", { class: "cc-score-name", title: name, text: seat === ui.me ? fmt(_("%(name)s (you)"), { name }) : name }),
         el("span", { class: "cc-score-value", text: fmt(_("%(score)s / 120"), { score: summary.score }) }),

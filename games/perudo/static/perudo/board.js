@@ -59,37 +59,37 @@
 
   // The Paco: a perched toucan-like bird with a big banana beak, readable in one colour.
   function toucan() {
-    return svg("g", { class: "toucan" },
-      svg("path", { class: "toucan-body", d: "M33 80 L24 93 L38 86 Z" }),
-      svg("ellipse", { class: "toucan-body", cx: 39, cy: 63, rx: 14, ry: 20 }),
-      svg("circle", { class: "toucan-body", cx: 43, cy: 37, r: 13 }),
-      svg("ellipse", { class: "toucan-throat", cx: 48, cy: 50, rx: 6.5, ry: 8 }),
-      svg("path", { class: "toucan-beak", d: "M53 29 C66 21 84 25 90 40 C80 38 66 41 54 45 Z" }),
-      svg("path", { class: "toucan-tip", d: "M84 31 C88 34 90 37 90 40 C87 39 85 38 82 38 Z" }),
-      svg("circle", { class: "toucan-eye", cx: 45, cy: 33, r: 3.6 }),
-      svg("circle", { class: "toucan-pupil", cx: 45.8, cy: 33, r: 1.7 }),
-      svg("path", { class: "toucan-perch", d: "M22 86 H62" }));
+    return svg("g", { class: "perudo-toucan" },
+      svg("path", { class: "perudo-toucan-body", d: "M33 80 L24 93 L38 86 Z" }),
+      svg("ellipse", { class: "perudo-toucan-body", cx: 39, cy: 63, rx: 14, ry: 20 }),
+      svg("circle", { class: "perudo-toucan-body", cx: 43, cy: 37, r: 13 }),
+      svg("ellipse", { class: "perudo-toucan-throat", cx: 48, cy: 50, rx: 6.5, ry: 8 }),
+      svg("path", { class: "perudo-toucan-beak", d: "M53 29 C66 21 84 25 90 40 C80 38 66 41 54 45 Z" }),
+      svg("path", { class: "perudo-toucan-tip", d: "M84 31 C88 34 90 37 90 40 C87 39 85 38 82 38 Z" }),
+      svg("circle", { class: "perudo-toucan-eye", cx: 45, cy: 33, r: 3.6 }),
+      svg("circle", { class: "perudo-toucan-pupil", cx: 45.8, cy: 33, r: 1.7 }),
+      svg("path", { class: "perudo-toucan-perch", d: "M22 86 H62" }));
   }
 
   function dieSvg(face) {
     const art = face === PACO ? toucan()
-      : svg("g", { class: "pips" }, ...PIPS[face].map(([cx, cy]) => svg("circle", { cx, cy, r: 9 })));
-    return svg("svg", { viewBox: "0 0 100 100", class: "die-face", "aria-hidden": "true", focusable: "false" },
-      svg("rect", { class: "die-body", x: 4, y: 4, width: 92, height: 92, rx: 18 }), art);
+      : svg("g", { class: "perudo-pips" }, ...PIPS[face].map(([cx, cy]) => svg("circle", { cx, cy, r: 9 })));
+    return svg("svg", { viewBox: "0 0 100 100", class: "perudo-die-face", "aria-hidden": "true", focusable: "false" },
+      svg("rect", { class: "perudo-die-body", x: 4, y: 4, width: 92, height: 92, rx: 18 }), art);
   }
 
   // One die as an image with its text alternative ("Paco", "5"); extra: a class and a word for its state.
   function die(face, extraClass, note) {
     const label = note ? `${faceName(face)}, ${note}` : faceName(face);
-    return el("span", { class: `die${extraClass ? ` ${extraClass}` : ""}`, role: "img", "aria-label": label,
+    return el("span", { class: `perudo-die${extraClass ? ` ${extraClass}` : ""}`, role: "img", "aria-label": label,
       "data-face": face }, dieSvg(face));
   }
 
   function cupSvg(text) {
-    return svg("svg", { viewBox: "0 0 60 64", class: "cup-art", "aria-hidden": "true", focusable: "false" },
-      svg("path", { class: "cup-body", d: "M19 5 H41 Q44 5 44.6 8 L53.5 53 Q30 61 6.5 53 L15.4 8 Q16 5 19 5 Z" }),
-      svg("path", { class: "cup-band", d: "M10.8 40 Q30 46 49.2 40 L50.6 47 Q30 54 9.4 47 Z" }),
-      svg("text", { class: "cup-count", x: 30, y: 32, "text-anchor": "middle" }, document.createTextNode(text)));
+    return svg("svg", { viewBox: "0 0 60 64", class: "perudo-cup-art", "aria-hidden": "true", focusable: "false" },
+      svg("path", { class: "perudo-cup-body", d: "M19 5 H41 Q44 5 44.6 8 L53.5 53 Q30 61 6.5 53 L15.4 8 Q16 5 19 5 Z" }),
+      svg("path", { class: "perudo-cup-band", d: "M10.8 40 Q30 46 49.2 40 L50.6 47 Q30 54 9.4 47 Z" }),
+      svg("text", { class: "perudo-cup-count", x: 30, y: 32, "text-anchor": "middle" }, document.createTextNode(text)));
   }
 
   // --- what the view says ---------------------------------------------------------------------------------
@@ -150,11 +150,11 @@
     // The frame gives the board the space left in the window: the felt takes what the status line and your own
     // zone (your dice, the controls) leave, and a reveal lies over the felt instead of pushing the controls down.
     const shownReveal = reveal && memory.hiddenReveal !== revealKey(reveal) ? reveal : null;
-    board.replaceChildren(el("div", { class: `perudo${legal.length ? " acting" : ""}` },
-      el("div", { class: "pd-top" }, statusBar(view, legal, ctx), palificoBanner(view, ctx)),
-      el("div", { class: "felt-wrap" }, tableArea(view, ctx),
+    board.replaceChildren(el("div", { class: `perudo${legal.length ? " perudo-acting" : ""}` },
+      el("div", { class: "perudo-top" }, statusBar(view, legal, ctx), palificoBanner(view, ctx)),
+      el("div", { class: "perudo-felt-wrap" }, tableArea(view, ctx),
         shownReveal ? revealPanel(shownReveal, ctx) : null),
-      el("div", { class: "pd-mine" }, myDice(view), legal.length ? controls(view, legal, ctx) : null)));
+      el("div", { class: "perudo-my-zone" }, myDice(view), legal.length ? controls(view, legal, ctx) : null)));
     restoreFocus(board, focusKey);
   }
 
@@ -176,16 +176,16 @@
 
   function statusBar(view, legal, ctx) {
     const parts = [];
-    if (view.round) parts.push(el("span", { class: "pill round", text: fmt(_("Round %s"), [view.round]) }));
+    if (view.round) parts.push(el("span", { class: "perudo-pill perudo-round", text: fmt(_("Round %s"), [view.round]) }));
     if (view.palifico && view.phase === "bidding") {
-      parts.push(el("span", { class: "pill palifico", text: _("Palifico") }));
+      parts.push(el("span", { class: "perudo-pill perudo-palifico", text: _("Palifico") }));
     }
-    if (view.options && view.options.salsa) parts.push(el("span", { class: "pill salsa", text: _("Salsa") }));
+    if (view.options && view.options.salsa) parts.push(el("span", { class: "perudo-pill perudo-salsa", text: _("Salsa") }));
     if (view.dice_in_play !== null && view.dice_in_play !== undefined) {
-      parts.push(el("span", { class: "pill", text: fmt(_("%s in play"), [diceWords(view.dice_in_play)]) }));
+      parts.push(el("span", { class: "perudo-pill", text: fmt(_("%s in play"), [diceWords(view.dice_in_play)]) }));
     }
-    return el("div", { class: "pd-status" }, ...parts,
-      el("p", { class: `turn-line${legal.length ? " mine" : ""}`, tabindex: "-1", "data-key": "status",
+    return el("div", { class: "perudo-status" }, ...parts,
+      el("p", { class: `perudo-turn-line${legal.length ? " perudo-mine" : ""}`, tabindex: "-1", "data-key": "status",
         text: turnText(view, legal, ctx) }));
   }
 
@@ -211,16 +211,16 @@
       ? fmt(_("Pacos are not wild and the face is locked on %s: only the quantity rises."),
         [facePlural(view.locked_face)])
       : _("Pacos are not wild, and the opening bid locks the face for the whole round.");
-    return el("p", { class: "palifico-banner", role: "note" },
+    return el("p", { class: "perudo-palifico-banner", role: "note" },
       el("strong", { text: who }), " ", rule,
-      view.locked_face ? die(view.locked_face, "small", _("locked face")) : null);
+      view.locked_face ? die(view.locked_face, "perudo-small", _("locked face")) : null);
   }
 
   // The felt: every cup in seat order (clockwise), the designated player marked, the current bid in the middle.
   function tableArea(view, ctx) {
     const seats = Array.from({ length: view.num_players || 0 }, (_unused, seat) => seat);
-    return el("section", { class: "felt", "aria-label": _("The table") },
-      el("ol", { class: "cups" }, ...seats.map((seat) => cup(view, seat, ctx))),
+    return el("section", { class: "perudo-felt", "aria-label": _("The table") },
+      el("ol", { class: "perudo-cups" }, ...seats.map((seat) => cup(view, seat, ctx))),
       currentBid(view, ctx));
   }
 
@@ -232,10 +232,10 @@
     const palifico = view.palifico && view.phase === "bidding" && view.palifico_player === seat;
     const bidWords = lastBidder ? countOf(view.bid.quantity, view.bid.face) : null;
     const notes = [
-      inGame ? null : el("span", { class: "tag out", text: `✕ ${_("out")}` }),
-      designated ? el("span", { class: "tag turn", text: `▶ ${_("to play")}` }) : null,
-      lastBidder ? el("span", { class: "tag bidder", text: fmt(_("bid %s"), [bidWords]) }) : null,
-      palifico ? el("span", { class: "tag", text: `★ ${_("Palifico")}` }) : null,
+      inGame ? null : el("span", { class: "perudo-tag perudo-out", text: `✕ ${_("out")}` }),
+      designated ? el("span", { class: "perudo-tag perudo-turn", text: `▶ ${_("to play")}` }) : null,
+      lastBidder ? el("span", { class: "perudo-tag perudo-bidder", text: fmt(_("bid %s"), [bidWords]) }) : null,
+      palifico ? el("span", { class: "perudo-tag", text: `★ ${_("Palifico")}` }) : null,
     ];
     const label = [ctx.name(seat), seat === view.seat ? _("you") : null,
       !inGame ? _("out of the game") : count === null ? _("dice count hidden") : diceWords(count),
@@ -243,28 +243,27 @@
       lastBidder ? fmt(_("made the current bid, %s"), [bidWords]) : null,
       palifico ? _("Palifico player") : null,
     ].filter(Boolean).join(", ");
-    const classes = ["seat-cup", designated ? "designated" : null, inGame ? null : "out",
-      seat === view.seat ? "me" : null];
     const shownName = seat === view.seat ? `${ctx.name(seat)} (${_("you")})` : ctx.name(seat);
-    return el("li", { class: classes.filter(Boolean).join(" "), "data-seat": seat },
+    return el("li", { class: ["perudo-seat-cup", designated ? "perudo-designated" : null,
+      inGame ? null : "perudo-out", seat === view.seat ? "perudo-me" : null].filter(Boolean).join(" "), "data-seat": seat },
       el("span", { class: "visually-hidden", text: label }),
       cupSvg(!inGame ? "0" : count === null ? "?" : String(count)),
-      el("span", { class: "cup-name", "aria-hidden": "true", text: shownName }),
-      el("span", { class: "cup-notes", "aria-hidden": "true" }, ...notes));
+      el("span", { class: "perudo-cup-name", "aria-hidden": "true", text: shownName }),
+      el("span", { class: "perudo-cup-notes", "aria-hidden": "true" }, ...notes));
   }
 
   function currentBid(view, ctx) {
     if (view.phase !== "bidding") return null;
     if (!view.bid) {
-      return el("div", { class: "current-bid empty" },
+      return el("div", { class: "perudo-current-bid perudo-empty" },
         el("p", { text: fmt(_("No bid yet: %s opens."), [ctx.name(view.turn)]) }));
     }
     const bid = view.bid;
-    return el("div", { class: "current-bid", "data-current-bid": "" },
-      el("p", { class: "label", text: _("Current bid") }),
-      el("p", { class: "bid-big", "aria-hidden": "true" }, el("span", { class: "qty", text: String(bid.quantity) }),
-        el("span", { class: "times", "aria-hidden": "true", text: "×" }), die(bid.face, "medium")),
-      el("p", { class: "bid-words",
+    return el("div", { class: "perudo-current-bid", "data-current-bid": "" },
+      el("p", { class: "perudo-label", text: _("Current bid") }),
+      el("p", { class: "perudo-bid-big", "aria-hidden": "true" }, el("span", { class: "perudo-qty", text: String(bid.quantity) }),
+        el("span", { class: "perudo-times", "aria-hidden": "true", text: "×" }), die(bid.face, "perudo-medium")),
+      el("p", { class: "perudo-bid-words",
         text: fmt(_("%s by %s"), [countOf(bid.quantity, bid.face), ctx.name(bid.bidder)]) }),
       historyList(view, ctx));
   }
@@ -272,7 +271,7 @@
   function historyList(view, ctx) {
     const history = view.history || [];
     if (history.length < 2) return null;
-    return el("ol", { class: "history", "aria-label": _("Bids this round") },
+    return el("ol", { class: "perudo-history", "aria-label": _("Bids this round") },
       ...history.map((entry) => el("li",
         { text: `${ctx.name(entry.seat)}: ${countOf(entry.quantity, entry.face)}` })));
   }
@@ -281,14 +280,14 @@
     if (view.seat === null || view.seat === undefined || !view.my_dice) return null;
     if (!view.my_dice.length) {
       if (view.phase === "over") return null;
-      return el("section", { class: "my-dice" }, el("h2", { text: _("Your dice") }),
+      return el("section", { class: "perudo-my-dice" }, el("h2", { text: _("Your dice") }),
         el("p", { class: "muted", text: (view.in_game || []).includes(view.seat)
           ? _("Waiting for the roll.") : _("You are out of the game: you have no dice left.") }));
     }
-    return el("section", { class: "my-dice", "aria-labelledby": "pd-my-dice" },
-      el("h2", { id: "pd-my-dice", text: _("Your dice") }),
-      el("div", { class: "dice-row" }, ...view.my_dice.map((face, i) => {
-        const node = die(face, "large");
+    return el("section", { class: "perudo-my-dice", "aria-labelledby": "perudo-my-dice" },
+      el("h2", { id: "perudo-my-dice", text: _("Your dice") }),
+      el("div", { class: "perudo-dice-row" }, ...view.my_dice.map((face, i) => {
+        const node = die(face, "perudo-large");
         node.style.setProperty("--i", i);
         return node;
       })));
@@ -313,13 +312,13 @@
   function controls(view, legal, ctx) {
     const ranges = bidRanges(legal);
     const outOfTurn = view.turn !== view.seat;
-    const calls = el("div", { class: "calls actions" },
+    const calls = el("div", { class: "perudo-calls actions" },
       callButton(legal, "dudo", _("Dudo!"), _("Call Dudo: the bid is too high"), ctx),
       callButton(legal, "calza", _("Calza!"), _("Call Calza: the bid is exactly right"), ctx),
       declareButton(legal, ctx));
     const noRaise = findLegal(legal, "dudo")
-      ? el("p", { class: "hint", text: _("No raise fits under the dice in play: call Dudo.") }) : null;
-    return el("section", { class: `controls${outOfTurn ? " out-of-turn" : ""}`, "aria-label": _("Your move") },
+      ? el("p", { class: "perudo-hint", text: _("No raise fits under the dice in play: call Dudo.") }) : null;
+    return el("section", { class: `perudo-controls${outOfTurn ? " perudo-out-of-turn" : ""}`, "aria-label": _("Your move") },
       Object.keys(ranges).length ? bidPicker(view, legal, ranges, outOfTurn, ctx) : noRaise,
       calls.childElementCount ? calls : null);
   }
@@ -327,24 +326,24 @@
   function callButton(legal, type, text, label, ctx) {
     const action = findLegal(legal, type);
     if (!action) return null;
-    return el("button", { type: "button", class: `call ${type}`, "data-key": type, "aria-label": label,
+    return el("button", { type: "button", class: `perudo-call perudo-${type}`, "data-key": type, "aria-label": label,
       text, onclick: (event) => send(event, action, ctx) });
   }
 
   function declareButton(legal, ctx) {
     const action = findLegal(legal, "declare_palifico");
     if (!action) return null;
-    return el("div", { class: "declare" },
-      el("button", { type: "button", class: "call palifico", "data-key": "declare", text: _("Declare Palifico"),
+    return el("div", { class: "perudo-declare" },
+      el("button", { type: "button", class: "perudo-call perudo-palifico", "data-key": "declare", text: _("Declare Palifico"),
         onclick: (event) => send(event, action, ctx) }),
-      el("p", { class: "hint", text: _("You are down to one die: declare a Palifico round (Pacos not " +
+      el("p", { class: "perudo-hint", text: _("You are down to one die: declare a Palifico round (Pacos not " +
         "wild, face locked) before your opening bid, or simply bid to play a normal round.") }));
   }
 
   function send(event, action, ctx) {
     // The frame holds the controls until the answer (static/js/table.js); the focus waits on the status line, which
     // the redraw keeps.
-    const section = event.currentTarget.closest(".controls");
+    const section = event.currentTarget.closest(".perudo-controls");
     if (section.contains(document.activeElement)) memory.board.querySelector("[data-key=status]")?.focus();
     ctx.act(action);
   }
@@ -354,8 +353,8 @@
     choosePickerDefaults(view, ranges);
     const range = ranges[memory.face];
     const legend = outOfTurn ? _("Bid out of turn (Salsa)") : view.bid ? _("Raise the bid") : _("Opening bid");
-    const submit = el("button", { type: "submit", class: "bid-go", "data-key": "bid" });
-    const quantity = el("input", { type: "number", id: "pd-quantity", class: "qty-input", "data-key": "qty",
+    const submit = el("button", { type: "submit", class: "perudo-bid-go", "data-key": "bid" });
+    const quantity = el("input", { type: "number", id: "perudo-quantity", class: "perudo-qty-input", "data-key": "qty",
       min: range.min, max: range.max, value: memory.quantity, inputmode: "numeric", required: "",
       onchange: () => setQuantity(form, Number(quantity.value), range),
       oninput: () => {
@@ -364,25 +363,25 @@
           setQuantity(form, value, range, true);
         }
       } });
-    const stepper = (key, label, text, delta) => el("button", { type: "button", class: "step", "data-key": key,
+    const stepper = (key, label, text, delta) => el("button", { type: "button", class: "perudo-step", "data-key": key,
       "aria-label": label, text, onclick: () => setQuantity(form, memory.quantity + delta, range) });
-    const form = el("form", { class: "bid-picker", onsubmit: (event) => {
+    const form = el("form", { class: "perudo-bid-picker", onsubmit: (event) => {
       event.preventDefault();
       setQuantity(form, Number(quantity.value), range);
       const action = findLegal(legal, "bid", memory.quantity, memory.face);
       if (action) send(event, action, ctx);
     } }, el("fieldset", {},
       el("legend", { text: legend }),
-      el("div", { class: "faces", role: "radiogroup", "aria-label": _("Face") },
+      el("div", { class: "perudo-faces", role: "radiogroup", "aria-label": _("Face") },
         ...[1, 2, 3, 4, 5, 6].map((face) => faceChoice(face, ranges[face]))),
-      el("div", { class: "bid-row" },
-        el("div", { class: "qty-row" },
-          el("label", { for: "pd-quantity", text: _("How many dice") }),
-          el("div", { class: "stepper" }, stepper("minus", _("Fewer dice"), "−", -1), quantity,
+      el("div", { class: "perudo-bid-row" },
+        el("div", { class: "perudo-qty-row" },
+          el("label", { for: "perudo-quantity", text: _("How many dice") }),
+          el("div", { class: "perudo-stepper" }, stepper("minus", _("Fewer dice"), "−", -1), quantity,
             stepper("plus", _("More dice"), "+", 1)),
-          el("span", { class: "range muted", text: fmt(_("from %s to %s"), [range.min, range.max]) })),
+          el("span", { class: "perudo-range muted", text: fmt(_("from %s to %s"), [range.min, range.max]) })),
         submit),
-      ...bidHints(view, ranges).map((text) => el("p", { class: "hint", text }))));
+      ...bidHints(view, ranges).map((text) => el("p", { class: "perudo-hint", text }))));
     setQuantity(form, memory.quantity, range);
     return form;
   }
@@ -392,17 +391,17 @@
   function setQuantity(form, value, range, typing) {
     const wanted = Number.isFinite(value) ? Math.round(value) : range.min;
     memory.quantity = Math.min(range.max, Math.max(range.min, wanted));
-    const input = form.querySelector(".qty-input");
+    const input = form.querySelector(".perudo-qty-input");
     if (!typing) input.value = memory.quantity;
     form.querySelector("[data-key=minus]").setAttribute("aria-disabled", String(memory.quantity <= range.min));
     form.querySelector("[data-key=plus]").setAttribute("aria-disabled", String(memory.quantity >= range.max));
-    form.querySelector(".bid-go").textContent = fmt(_("Bid %s"), [countOf(memory.quantity, memory.face)]);
+    form.querySelector(".perudo-bid-go").textContent = fmt(_("Bid %s"), [countOf(memory.quantity, memory.face)]);
   }
 
   function faceChoice(face, range) {
-    const id = `pd-face-${face}`;
+    const id = `perudo-face-${face}`;
     const note = range ? fmt(_("from %s"), [range.min]) : _("closed");
-    const input = el("input", { type: "radio", name: "pd-face", id, value: face, class: "visually-hidden",
+    const input = el("input", { type: "radio", name: "perudo-face", id, value: face, class: "visually-hidden",
       "data-key": `face-${face}`, checked: memory.face === face ? "" : null, disabled: range ? null : "",
       onchange: () => {
         // Switching to or from Pacos changes the scale (half / double): start again from the minimum.
@@ -410,11 +409,11 @@
         memory.face = face;
         draw();
       } });
-    return el("span", { class: `face-choice${range ? "" : " closed"}` }, input,
+    return el("span", { class: `perudo-face-choice${range ? "" : " perudo-closed"}` }, input,
       el("label", { for: id },
         el("span", { class: "visually-hidden", text: `${face === PACO ? _("Pacos") : facePlural(face)}, ${note}` }),
         dieSvg(face),
-        el("span", { class: "face-min", "aria-hidden": "true", text: range ? `≥ ${range.min}` : "—" })));
+        el("span", { class: "perudo-face-min", "aria-hidden": "true", text: range ? `≥ ${range.min}` : "—" })));
   }
 
   // Make the Paco conversions and the Palifico lock obvious next to the picker.
@@ -461,17 +460,17 @@
     const rule = counted.length > 1 ? fmt(_("Counting %s and Pacos (wild)."), [facePlural(bid.face)])
       : bid.face === PACO ? _("Counting Pacos.")
         : fmt(_("Counting %s only (Palifico: Pacos are not wild)."), [facePlural(bid.face)]);
-    return el("section", { class: "reveal", "data-reveal": "", "aria-label": _("Reveal") },
-      el("div", { class: "reveal-head" }, el("h2", { text: title }),
-        el("button", { type: "button", class: "secondary reveal-hide", "data-key": "reveal-hide",
+    return el("section", { class: "perudo-reveal", "data-reveal": "", "aria-label": _("Reveal") },
+      el("div", { class: "perudo-reveal-head" }, el("h2", { text: title }),
+        el("button", { type: "button", class: "secondary perudo-reveal-hide", "data-key": "reveal-hide",
           "aria-label": _("Hide the reveal"), text: "✕", onclick: () => { memory.hiddenReveal = revealKey(reveal); draw(); } })),
       el("p", { class: "muted", text: rule }),
-      el("ul", { class: "reveal-hands" },
+      el("ul", { class: "perudo-reveal-hands" },
         ...reveal.dice.map((hand, seat) => revealHand(reveal, hand, seat, counted, ctx)).filter(Boolean)),
-      el("p", { class: "reveal-total" },
-        el("span", { class: "total-count", text: String(reveal.count) }),
+      el("p", { class: "perudo-reveal-total" },
+        el("span", { class: "perudo-total-count", text: String(reveal.count) }),
         el("span", { text: fmt(_("counted against a bid of %s."), [bid.quantity]) }), " ",
-        el("strong", { class: "reveal-result", text: resultText(reveal, ctx) })));
+        el("strong", { class: "perudo-reveal-result", text: resultText(reveal, ctx) })));
   }
 
   function revealHand(reveal, hand, seat, counted, ctx) {
@@ -479,17 +478,17 @@
     const hits = hand.filter((face) => counted.includes(face)).length;
     const lost = reveal.losers.includes(seat);
     const gained = reveal.gainers.includes(seat);
-    const change = lost ? el("span", { class: "change lost", text: _("−1 die") })
-      : gained ? el("span", { class: "change gained", text: _("+1 die") }) : null;
-    return el("li", { class: "reveal-hand", "data-seat": seat },
-      el("span", { class: "hand-name", text: ctx.name(seat) }),
-      el("span", { class: "hand-dice" }, ...hand.map((face, i) => {
+    const change = lost ? el("span", { class: "perudo-change perudo-lost", text: _("−1 die") })
+      : gained ? el("span", { class: "perudo-change perudo-gained", text: _("+1 die") }) : null;
+    return el("li", { class: "perudo-reveal-hand", "data-seat": seat },
+      el("span", { class: "perudo-hand-name", text: ctx.name(seat) }),
+      el("span", { class: "perudo-hand-dice" }, ...hand.map((face, i) => {
         const hit = counted.includes(face);
-        const node = die(face, hit ? "counted" : "uncounted", hit ? _("counted") : _("not counted"));
+        const node = die(face, hit ? "perudo-counted" : "perudo-uncounted", hit ? _("counted") : _("not counted"));
         node.style.setProperty("--i", i + seat * 2);
         return node;
       })),
-      el("span", { class: "hand-hits", text: fmt(ngettext("%s counted", "%s counted", hits), [hits]) }),
+      el("span", { class: "perudo-hand-hits", text: fmt(ngettext("%s counted", "%s counted", hits), [hits]) }),
       change);
   }
 
@@ -590,9 +589,9 @@
     const board = memory.board;
     if (!board || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
     const types = new Set(events.map((event) => event.type));
-    if (types.has("dudo") || types.has("calza")) board.querySelector("[data-reveal]")?.classList.add("animate");
-    if (types.has("bid")) board.querySelector("[data-current-bid]")?.classList.add("animate");
-    if (types.has("dice_rolled")) board.querySelector(".my-dice")?.classList.add("animate");
+    if (types.has("dudo") || types.has("calza")) board.querySelector("[data-reveal]")?.classList.add("perudo-animate");
+    if (types.has("bid")) board.querySelector("[data-current-bid]")?.classList.add("perudo-animate");
+    if (types.has("dice_rolled")) board.querySelector(".perudo-my-dice")?.classList.add("perudo-animate");
   }
 
   // --- the result screen -------------------------------------------------------------------------------------

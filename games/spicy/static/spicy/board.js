@@ -85,12 +85,12 @@
   // --- drawing blocks ----------------------------------------------------------------------------------------
 
   function spiceIcon(spice, extraClass) {
-    return svg("svg", { viewBox: "0 0 24 24", class: `spicy-icon spice-${spice} ${extraClass || ""}`, "aria-hidden": "true",
+    return svg("svg", { viewBox: "0 0 24 24", class: `spicy-icon spicy-spice-${spice} ${extraClass || ""}`, "aria-hidden": "true",
       focusable: "false" }, svg("path", { d: SPICE_SHAPES[spice] }));
   }
 
   function trophyIcon(filled) {
-    return svg("svg", { viewBox: "0 0 24 24", class: `spicy-trophy${filled ? " filled" : ""}`, "aria-hidden": "true" },
+    return svg("svg", { viewBox: "0 0 24 24", class: `spicy-trophy${filled ? " spicy-filled" : ""}`, "aria-hidden": "true" },
       svg("path", { d: "M7 3h10v2h3v3a4 4 0 0 1-4 4h-.4A5 5 0 0 1 13 14.8V18h3v3H8v-3h3v-3.2A5 5 0 0 1 8.4 12H8a4 4 0 0 1-4-4V5h3zm-1 4v1a2 2 0 0 0 1.3 1.9L7 7zm12 0-.3 2.9A2 2 0 0 0 18 8V7z" }));
   }
 
@@ -98,23 +98,23 @@
   function cardFace(el, card) {
     if (card === "wild-number" || card === "wild-spice") {
       const number = card === "wild-number";
-      return el("span", { class: `spicy-card-face wild ${card}` },
-        el("span", { class: "corner", "aria-hidden": "true", text: number ? "#" : "★" }),
-        number ? el("span", { class: "wild-art", "aria-hidden": "true", text: "1–10" })
-          : el("span", { class: "wild-art", "aria-hidden": "true" }, ...SPICES.map((spice) => spiceIcon(spice))),
-        el("span", { class: "wild-label", "aria-hidden": "true", text: number ? _("any number") : _("any spice") }));
+      return el("span", { class: `spicy-card-face spicy-wild spicy-${card}` },
+        el("span", { class: "spicy-corner", "aria-hidden": "true", text: number ? "#" : "★" }),
+        number ? el("span", { class: "spicy-wild-art", "aria-hidden": "true", text: "1–10" })
+          : el("span", { class: "spicy-wild-art", "aria-hidden": "true" }, ...SPICES.map((spice) => spiceIcon(spice))),
+        el("span", { class: "spicy-wild-label", "aria-hidden": "true", text: number ? _("any number") : _("any spice") }));
     }
     const [spice, number] = card.split("-");
-    return el("span", { class: `spicy-card-face spice-${spice}` },
-      el("span", { class: "corner", "aria-hidden": "true" }, el("b", { text: number }), SPICE_LETTERS[spice]()),
-      spiceIcon(spice, "art"),
-      el("span", { class: "corner bottom", "aria-hidden": "true" }, el("b", { text: number }), SPICE_LETTERS[spice]()));
+    return el("span", { class: `spicy-card-face spicy-spice-${spice}` },
+      el("span", { class: "spicy-corner", "aria-hidden": "true" }, el("b", { text: number }), SPICE_LETTERS[spice]()),
+      spiceIcon(spice, "spicy-art"),
+      el("span", { class: "spicy-corner spicy-bottom", "aria-hidden": "true" }, el("b", { text: number }), SPICE_LETTERS[spice]()));
   }
 
   // A declaration chip: the spice's shape, number and letter on the spice's colour.
   function declChip(el, spice, number, extraClass) {
-    return el("span", { class: `spicy-decl spice-${spice} ${extraClass || ""}`, "aria-hidden": "true" },
-      spiceIcon(spice), el("b", { text: String(number) }), el("span", { class: "letter", text: SPICE_LETTERS[spice]() }));
+    return el("span", { class: `spicy-decl spicy-spice-${spice} ${extraClass || ""}`, "aria-hidden": "true" },
+      spiceIcon(spice), el("b", { text: String(number) }), el("span", { class: "spicy-letter", text: SPICE_LETTERS[spice]() }));
   }
 
   // A control's name in words, for screen readers; what it shows (corners, chips) is aria-hidden. (An aria-label
@@ -172,17 +172,17 @@
     ];
     const name = ctx.name(seat) + (seat === ctx.seat ? ` (${_("you")})` : "");
     const label = [name, current ? _("to play") : null, lastCard ? _("last card") : null, ...facts].filter(Boolean).join(", ");
-    return el("li", { class: `spicy-seat${current ? " current" : ""}${seat === ctx.seat ? " mine" : ""}`,
+    return el("li", { class: `spicy-seat${current ? " spicy-current" : ""}${seat === ctx.seat ? " spicy-mine" : ""}`,
       "data-seat": seat, "data-won": won, "data-hand-size": hand, "data-label": label },
     el("span", { class: "visually-hidden", text: label }),
-    el("span", { class: "seat-name", "aria-hidden": "true" }, current ? el("span", { class: "turn-arrow", text: "▶ " }) : null, name),
-    el("span", { class: "seat-facts", "aria-hidden": "true" },
-      el("span", { class: "fact", title: _("cards in hand") }, cardBack(el, "mini"), el("b", { text: String(hand) }),
+    el("span", { class: "spicy-seat-name", "aria-hidden": "true" }, current ? el("span", { class: "spicy-turn-arrow", text: "▶ " }) : null, name),
+    el("span", { class: "spicy-seat-facts", "aria-hidden": "true" },
+      el("span", { class: "spicy-fact", title: _("cards in hand") }, cardBack(el, "spicy-mini"), el("b", { text: String(hand) }),
         el("small", { text: _("in hand") })),
-      el("span", { class: "fact", title: _("cards won") }, el("span", { class: "won-pile" }), el("b", { text: String(won) }),
+      el("span", { class: "spicy-fact", title: _("cards won") }, el("span", { class: "spicy-won-pile" }), el("b", { text: String(won) }),
         el("small", { text: _("won") })),
-      el("span", { class: "fact", title: _("trophies") }, trophyIcon(trophies > 0), el("b", { text: String(trophies) }))),
-    lastCard ? el("span", { class: "seat-badge", "aria-hidden": "true", text: _("last card!") }) : null);
+      el("span", { class: "spicy-fact", title: _("trophies") }, trophyIcon(trophies > 0), el("b", { text: String(trophies) }))),
+    lastCard ? el("span", { class: "spicy-seat-badge", "aria-hidden": "true", text: _("last card!") }) : null);
   }
 
   function seatsPanel(el, view, ctx) {
@@ -203,11 +203,11 @@
         "Spicy stack: %(count)s cards; on top %(name)s declared %(decl)s.", size),
       { count: size, name: ctx.name(top.owner), decl: declName(top.spice, top.number) })
       : _("Spicy stack: empty, the next card starts a new stack.");
-    const backs = Array.from({ length: Math.min(size, 4) }, (unused, k) => cardBack(el, `layer layer-${k}`));
-    const pile = el("div", { class: `spicy-pile${size ? "" : " empty"}`, role: "img", "aria-label": label, "data-stack-size": size },
+    const backs = Array.from({ length: Math.min(size, 4) }, (unused, k) => cardBack(el, `spicy-layer spicy-layer-${k}`));
+    const pile = el("div", { class: `spicy-pile${size ? "" : " spicy-empty"}`, role: "img", "aria-label": label, "data-stack-size": size },
       ...backs,
-      top ? el("div", { class: "spicy-top", "data-top": `${top.spice}-${top.number}` }, declChip(el, top.spice, top.number, "big"),
-        top.copy ? el("span", { class: "copy-badge", text: _("copy") }) : null) : el("span", { class: "empty-text", text: _("new stack") }));
+      top ? el("div", { class: "spicy-top", "data-top": `${top.spice}-${top.number}` }, declChip(el, top.spice, top.number, "spicy-big"),
+        top.copy ? el("span", { class: "spicy-copy-badge", text: _("copy") }) : null) : el("span", { class: "spicy-empty-text", text: _("new stack") }));
     const caption = el("p", { class: "spicy-stack-caption" },
       top ? fmt(_("%(decl)s by %(name)s"), { decl: declName(top.spice, top.number), name: ctx.name(top.owner) }) : _("Empty stack"),
       el("br"), fmt(ngettext("%(count)s card", "%(count)s cards", size), { count: size }));
@@ -242,15 +242,15 @@
     if (!view.top || !view.top_challengeable || view.phase === "over") return null;
     const left = graceLeft(ui);
     if (left > 0 && ctx.live) {
-      const bar = el("span", { class: "grace-bar", "aria-hidden": "true" }, el("span", { class: "grace-fill", "data-grace-fill": "" }));
+      const bar = el("span", { class: "spicy-grace-bar", "aria-hidden": "true" }, el("span", { class: "spicy-grace-fill", "data-grace-fill": "" }));
       bar.firstChild.style.transform = `scaleX(${left / (ui.graceTotal || 1)})`;
-      return el("div", { class: "spicy-window counting", "data-grace": "", role: "timer" },
+      return el("div", { class: "spicy-window spicy-counting", "data-grace": "", role: "timer" },
         el("span", { "data-grace-text": "" }, graceText(left, view, ctx)), bar);
     }
     const text = view.phase === "last_card"
       ? _("The last card may be challenged until every opponent has declined.")
       : _("The top card may be challenged until the next card lands.");
-    return el("div", { class: "spicy-window open" }, text);
+    return el("div", { class: "spicy-window spicy-open" }, text);
   }
 
   function graceText(left, view, ctx) {
@@ -283,7 +283,7 @@
       fmt(outcome, { challenger: ctx.name(last.challenger), owner: ctx.name(last.owner),
         count: fmt(ngettext("%(count)s card", "%(count)s cards", last.stack_count), { count: last.stack_count }) }),
     ];
-    return el("section", { class: `spicy-reveal ${last.challenger_won ? "challenger-won" : "owner-won"}`, "aria-labelledby": "spicy-reveal-title" },
+    return el("section", { class: `spicy-reveal ${last.challenger_won ? "spicy-challenger-won" : "spicy-owner-won"}`, "aria-labelledby": "spicy-reveal-title" },
       el("div", { class: "spicy-reveal-head" },
         el("h2", { id: "spicy-reveal-title", class: "spicy-title", text: _("Last challenge") }),
         ui ? el("button", { type: "button", class: "secondary spicy-reveal-hide", "data-key": "reveal-hide",
@@ -291,11 +291,11 @@
           onclick: () => { ui.hiddenReveal = revealKey(last); redraw(document.querySelector('[data-game="spicy"] [data-board]')); } }) : null),
       el("div", { class: "spicy-reveal-body" },
         el("div", { class: "spicy-flipper", "data-reveal": "" },
-          el("span", { class: "spicy-card flip-front", role: "img", "aria-label": fmt(_("Revealed card: %(card)s"), { card: cardName(last.card) }),
+          el("span", { class: "spicy-card spicy-flip-front", role: "img", "aria-label": fmt(_("Revealed card: %(card)s"), { card: cardName(last.card) }),
             "data-card": last.card }, cardFace(el, last.card)),
-          cardBack(el, "flip-back")),
+          cardBack(el, "spicy-flip-back")),
         el("p", { class: "spicy-reveal-text", "data-reveal-text": "" },
-          el("span", { class: "claim" }, declChip(el, last.spice, last.number), ` ${text[0]}`), el("br"), text[1], el("br"),
+          el("span", { class: "spicy-claim" }, declChip(el, last.spice, last.number), ` ${text[0]}`), el("br"), text[1], el("br"),
           el("strong", { text: text[2] }))));
   }
 
@@ -311,17 +311,17 @@
         : fmt(_("World's End is near the top: at most %(count)s cards down."), { count: above + spread });
       const total = Math.max(pile.size, 1);
       const from = Math.max(0, above - spread) / total, to = Math.min(total, above + spread) / total;
-      const zone = el("span", { class: "worlds-end-zone" });
+      const zone = el("span", { class: "spicy-worlds-end-zone" });
       zone.style.left = `${from * 100}%`;
       zone.style.width = `${Math.max(to - from, 0.02) * 100}%`;
-      gauge = el("span", { class: "spicy-gauge", "aria-hidden": "true" }, el("span", { class: "gauge-top", text: _("top") }), zone);
+      gauge = el("span", { class: "spicy-gauge", "aria-hidden": "true" }, el("span", { class: "spicy-gauge-top", text: _("top") }), zone);
     }
     return el("section", { class: "spicy-draw-area", "aria-labelledby": "spicy-draw-title" },
       el("h2", { id: "spicy-draw-title", class: "spicy-title", text: _("Draw pile") }),
-      el("div", { class: "spicy-draw-pile" }, cardBack(el, "draw"),
-        el("span", { class: "draw-count", text: fmt(ngettext("%(count)s card", "%(count)s cards", pile.size), { count: pile.size }) })),
-      gauge, el("p", { class: "worlds-end-text" }, endText),
-      el("p", { class: "trophies-left" },
+      el("div", { class: "spicy-draw-pile" }, cardBack(el, "spicy-draw"),
+        el("span", { class: "spicy-draw-count", text: fmt(ngettext("%(count)s card", "%(count)s cards", pile.size), { count: pile.size }) })),
+      gauge, el("p", { class: "spicy-worlds-end-text" }, endText),
+      el("p", { class: "spicy-trophies-left" },
         el("span", { class: "visually-hidden", text: fmt(_("Trophies left: %(count)s of 3"), { count: view.trophies_left }) }),
         el("span", { "aria-hidden": "true", text: `${_("Trophies left")} ` }),
         ...Array.from({ length: 3 }, (unused, k) => trophyIcon(k < view.trophies_left))));
@@ -385,7 +385,7 @@
       const face = cardFace(el, card);
       if (!actionable) return el("li", {}, el("span", { class: "spicy-card", role: "img", "aria-label": cardName(card), "data-card": card }, face));
       return el("li", {}, el("button", {
-        type: "button", class: `spicy-card${picked ? " picked" : ""}`, "aria-pressed": picked ? "true" : "false",
+        type: "button", class: `spicy-card${picked ? " spicy-picked" : ""}`, "aria-pressed": picked ? "true" : "false",
         "data-card": card, "data-key": `card-${index}`,
         onclick: () => { pickCard(ui, index, card); redraw(board); },
       }, spokenName(el, cardName(card)), face));
@@ -395,7 +395,7 @@
       el("h2", { id: "spicy-hand-title", class: "spicy-title",
         text: fmt(ngettext("Your hand (%(count)s card)", "Your hand (%(count)s cards)", count), { count }) }),
       count ? el("ul", { class: "spicy-hand", "data-hand": "" }, ...handCards)
-        : el("p", { class: "spicy-hint small", "data-hand": "", text: _("No cards in hand.") }),
+        : el("p", { class: "spicy-hint spicy-small", "data-hand": "", text: _("No cards in hand.") }),
       pickerPanel(el, board, view, legal, ctx, ui));
   }
 
@@ -416,12 +416,12 @@
     const copies = legal.filter((action) => action.type === "copy" && action.card === card);
     const parts = [el("p", { class: "spicy-hint" }, fmt(_("Declare your %(card)s as:"), { card: cardName(card) }))];
     if (card.startsWith("wild-")) {
-      parts.push(el("p", { class: "spicy-hint small", text: card === "wild-number"
+      parts.push(el("p", { class: "spicy-hint spicy-small", text: card === "wild-number"
         ? _("A wild number survives any number challenge but fails every spice challenge.")
         : _("A wild spice survives any spice challenge but fails every number challenge.") }));
     }
     if (plays.length && heldBack(plays[0], view, ui)) {
-      parts.push(el("p", { class: "spicy-hint small", text: _("The others may still challenge: you can play when the countdown ends.") }));
+      parts.push(el("p", { class: "spicy-hint spicy-small", text: _("The others may still challenge: you can play when the countdown ends.") }));
     }
     if (plays.length) parts.push(declarationGrid(el, board, view, plays, card, ctx, ui));
     if (copies.length) {
@@ -450,15 +450,15 @@
         const held = heldBack(actions[0], view, ui);
         const label = declName(spice, number) + (honest ? ` (${_("true")})` : "");
         return el("button", {
-          type: "button", class: `spicy-declare${honest ? " honest" : ""}`, "data-key": `declare-${key}`,
+          type: "button", class: `spicy-declare${honest ? " spicy-honest" : ""}`, "data-key": `declare-${key}`,
           "data-declare": key, disabled: held,
           onclick: () => (actions.some((action) => action.tuck)
             ? openTuck(board, ui, { kind: "play", spice, number }) : ctx.act(actions[0])),
-        }, spokenName(el, label), declChip(el, spice, number), honest ? el("span", { class: "honest-mark", "aria-hidden": "true", text: "✓" }) : null);
+        }, spokenName(el, label), declChip(el, spice, number), honest ? el("span", { class: "spicy-honest-mark", "aria-hidden": "true", text: "✓" }) : null);
       });
       if (!buttons.length) return null;
       return el("div", { class: "spicy-decl-row" },
-        el("span", { class: "row-label", "aria-hidden": "true" }, spiceIcon(spice), ` ${spiceName(spice)}`), ...buttons);
+        el("span", { class: "spicy-row-label", "aria-hidden": "true" }, spiceIcon(spice), ` ${spiceName(spice)}`), ...buttons);
     });
     return el("div", { class: "spicy-decl-grid" }, ...rows);
   }
@@ -476,7 +476,7 @@
       if (index === ui.pick.index) return null;
       const on = ui.tuck.includes(index);
       return el("li", {}, el("button", {
-        type: "button", class: `spicy-card small${on ? " picked" : ""}`, "aria-pressed": on ? "true" : "false",
+        type: "button", class: `spicy-card spicy-small${on ? " spicy-picked" : ""}`, "aria-pressed": on ? "true" : "false",
         "data-key": `tuck-${index}`, "data-tuck": card,
         disabled: !on && ui.tuck.length >= 2,
         onclick: () => { ui.tuck = on ? ui.tuck.filter((k) => k !== index) : [...ui.tuck, index]; redraw(board); },
@@ -499,13 +499,13 @@
   function variantsPanel(el, view) {
     const items = view.spice_it_up.map((id) => {
       const [title, text] = SPICE_IT_UP_TEXTS[id] || [() => id, () => ""];
-      return el("li", { class: "spicy-variant spice-it-up" }, el("span", { class: "variant-badge", text: _("Spice It Up!") }),
+      return el("li", { class: "spicy-variant spicy-spice-it-up" }, el("span", { class: "spicy-variant-badge", text: _("Spice It Up!") }),
         el("strong", { text: title() }), el("span", { text: text() }));
     });
     for (const [option, [title, text]] of Object.entries(HOUSE_RULES)) {
       if (view.options[option]) {
-        items.push(el("li", { class: "spicy-variant house" },
-          el("span", { class: "variant-badge house-badge", text: _("House rule") }), el("strong", { text: title() }), el("span", { text: text() })));
+        items.push(el("li", { class: "spicy-variant spicy-house" },
+          el("span", { class: "spicy-variant-badge spicy-house-badge", text: _("House rule") }), el("strong", { text: title() }), el("span", { text: text() })));
       }
     }
     if (!items.length) return null;
@@ -520,7 +520,7 @@
     const reason = END_REASONS[result.reason]
       ? fmt(END_REASONS[result.reason](), { name: ctx.name(result.ranking[0][0]) }) : result.reason;
     const winners = result.ranking[0];
-    const rows = result.ranking.flat().map((seat) => el("tr", { class: winners.includes(seat) ? "winner" : "" },
+    const rows = result.ranking.flat().map((seat) => el("tr", { class: winners.includes(seat) ? "spicy-winner" : "" },
       el("th", { scope: "row" }, winners.includes(seat) ? trophyIcon(true) : null, ` ${ctx.name(seat)}`),
       el("td", { text: String(view.won_counts[seat]) }),
       el("td", { text: `${view.trophies[seat]} × 10` }),
@@ -529,7 +529,7 @@
     return el("section", { class: "spicy-scores", "aria-labelledby": "spicy-scores-title" },
       el("h2", { id: "spicy-scores-title", class: "spicy-title", text: _("Final scores") }),
       el("p", { text: fmt(_("The game ended: %(reason)s."), { reason }) }),
-      el("div", { class: "table-scroll", tabindex: "0", role: "group", "aria-label": _("Score table") }, el("table", {},
+      el("div", { class: "spicy-table-scroll", tabindex: "0", role: "group", "aria-label": _("Score table") }, el("table", {},
         el("thead", {}, el("tr", {}, ...[_("Player"), _("Cards won"), _("Trophies"), _("Cards in hand"), _("Score")]
           .map((title) => el("th", { scope: "col", text: title })))),
         el("tbody", {}, ...rows))));
@@ -590,7 +590,7 @@
     reconcile(ui, view, ctx.live ? data.legal || [] : []);
     const focused = board.contains(document.activeElement) ? document.activeElement.dataset.key : null;
     const live = ctx.live && ctx.seat !== null;
-    board.replaceChildren(el("div", { class: `spicy-board phase-${view.phase}`, "data-phase": view.phase },
+    board.replaceChildren(el("div", { class: `spicy-board spicy-phase-${view.phase}`, "data-phase": view.phase },
       scoresPanel(el, view, ctx),
       // Two columns on a wide, low board (board.css): the table on the left, your hand and moves on the right.
       el("div", { class: "spicy-side spicy-left" },
@@ -599,22 +599,37 @@
           stackNotes(el, view, ctx, ui)),
         variantsPanel(el, view)),
       el("div", { class: "spicy-side spicy-right" },
-        view.result ? null : el("p", { class: `spicy-status${view.current === ctx.seat && live ? " my-turn" : ""}`, "data-status": "", "data-key": "status", tabindex: "-1" }, statusText(view, data, ctx)),
+        view.result ? null : el("p", { class: `spicy-status${view.current === ctx.seat && live ? " spicy-my-turn" : ""}`, "data-status": "", "data-key": "status", tabindex: "-1" }, statusText(view, data, ctx)),
         live ? actionsPanel(el, view, data, ctx, ui) : null,
         handPanel(el, board, view, data, ctx, ui))));
     // Keep keyboard focus on the same control; if it is gone (the card was played), move it to the status line.
     if (focused) (board.querySelector(`[data-key="${focused}"]`) || board.querySelector("[data-status]"))?.focus();
-    // A picked card's declarations open under the hand: on a small screen, bring them into view.
-    if (ui.pick) board.querySelector(".spicy-picker")?.scrollIntoView({ block: "nearest" });
+    if (ui.pick) showPicker(board);
+  }
+
+  // A picked card's declarations open under the hand: on a small screen, scroll them into view, but never so far
+  // that the hand (its heading, the picked card) slides under the status line, which stays on top (board.css).
+  function showPicker(board) {
+    const picker = board.querySelector(".spicy-picker");
+    const hand = board.querySelector(".spicy-hand-area");
+    if (!picker || !hand) return;
+    let scroller = board;
+    while (scroller.parentElement && !/auto|scroll/.test(getComputedStyle(scroller).overflowY)) scroller = scroller.parentElement;
+    const below = picker.getBoundingClientRect().bottom - scroller.getBoundingClientRect().bottom;
+    if (below <= 0) return;
+    scroller.scrollTop += below;
+    const status = board.querySelector("[data-status]");
+    const overlap = status ? status.getBoundingClientRect().bottom + 4 - hand.getBoundingClientRect().top : 0;
+    if (overlap > 0) scroller.scrollTop -= overlap;
   }
 
   function animate(events, data) {
     const board = document.querySelector('[data-game="spicy"] [data-board]');
     if (!board) return;
     const replay = (node, name) => { if (!node) return; node.classList.remove(name); void node.offsetWidth; node.classList.add(name); };
-    if (events.some((event) => event.type === "challenge")) replay(board.querySelector("[data-reveal]"), "flipping");
-    if (events.some((event) => event.type === "play" || event.type === "copy")) replay(board.querySelector("[data-top]"), "landing");
-    if (data.view && events.some((event) => event.type === "raid")) replay(board.querySelector(".spicy-pile"), "raided");
+    if (events.some((event) => event.type === "challenge")) replay(board.querySelector("[data-reveal]"), "spicy-flipping");
+    if (events.some((event) => event.type === "play" || event.type === "copy")) replay(board.querySelector("[data-top]"), "spicy-landing");
+    if (data.view && events.some((event) => event.type === "raid")) replay(board.querySelector(".spicy-pile"), "spicy-raided");
   }
 
   // --- the game log ------------------------------------------------------------------------------------------

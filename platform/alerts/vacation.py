@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from django import forms
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -47,7 +48,7 @@ def start(user, *, days: int, now=None) -> Vacation | None:
     """Start a vacation of ``days`` days (cut to the days left this year); None when none is left or one runs."""
     now = now or timezone.now()
     with transaction.atomic():
-        type(user).objects.select_for_update().filter(pk=user.pk).first()  # one vacation started at a time
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one vacation started at a time
         days = min(days, days_left(user, now))
         if days <= 0 or current(user, now) is not None:
             return None

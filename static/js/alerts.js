@@ -56,7 +56,7 @@
     badge.textContent = String(count);
     badge.hidden = count === 0;
     document.title = count ? "(" + count + ") " + baseTitle : baseTitle;
-    link.setAttribute("aria-label", count ? words.countLabel.replace("%(count)s", count) : words.noneLabel);
+    link.setAttribute("aria-label", count ? words.countLabel + ": " + count : words.noneLabel);
     drawIcon(count);
   }
 
@@ -66,7 +66,7 @@
     if (!document.hidden && String(frame.d.match_id) === here) return; // the table is in front of them
     const url = words.tableUrl.replace("0", String(frame.d.match_id));
     const notification = new Notification(words.notificationTitle, {
-      body: words.notificationBody.replace("%(id)s", frame.d.match_id),
+      body: words.notificationBody.replace("__ID__", frame.d.match_id),
       tag: "tapete-turn-" + frame.d.match_id,
       icon: iconHref || undefined,
     });

@@ -200,8 +200,15 @@ def test_a_cancel_an_expiry_and_a_rematch_tell_the_lobby(make_user, start_table,
 
 # Who registers frames with the outbox: the match writer (every match's frames, the lobby's notices included), the
 # chat (a line, its own row), moderation (a hidden chat line; a user's lockout, sent to their sockets) and the Bot
-# API's tokens (a revoked token's close, sent to the sockets opened with it).
-REGISTERING = {"turnengine/writer.py", "turnengine/chat.py", "moderation/services.py", "botapi/tokens.py"}
+# API's tokens (a revoked token's close, sent to the sockets opened with it), and the awaited turns (a player's
+# count of tables awaiting them, called from the match writer's commit when whose turn it is changed).
+REGISTERING = {
+    "turnengine/writer.py",
+    "turnengine/awaiting.py",
+    "turnengine/chat.py",
+    "moderation/services.py",
+    "botapi/tokens.py",
+}
 
 
 def test_only_the_writers_of_what_a_frame_tells_register_frames():

@@ -21,8 +21,10 @@ def awaited_tables(user) -> list[AwaitedTurn]:
 
 
 def next_awaited(user, *, after: int | None = None) -> int | None:
-    """The table that has waited longest for ``user``'s move, other than ``after`` (the one they are leaving)."""
-    turns = AwaitedTurn.objects.filter(user=user).order_by("since", "pk")
-    if after is not None:
-        turns = turns.exclude(match_id=after)
-    return turns.values_list("match_id", flat=True).first()
+    """The table that has waited longest for ``user``'s move; leaving the table ``after``, the one after it in that
+    order (back to the first after the last), so that clicking on goes through them all."""
+    tables = list(AwaitedTurn.objects.filter(user=user).order_by("since", "pk").values_list("match_id", flat=True))
+    if after in tables:
+        position = tables.index(after)
+        tables = tables[position + 1 :] + tables[:position]
+    return tables[0] if tables else None

@@ -61,10 +61,13 @@ def test_three_tables_count_three_and_the_page_lists_them_oldest_first(three_tab
     home = client.get(reverse("lobby:home")).content.decode()
     assert 'data-turns-count>3</span>' in home
 
-    # "Next table": the oldest, then (leaving it) the one after; once moved at, it is no longer awaited.
-    first, second = tables[0][0].pk, tables[1][0].pk
+    # "Next table": the oldest, then (leaving it) the one after, and so on round; once moved at, it is no longer
+    # awaited.
+    first, second, third = (match.pk for match, _users in tables)
     assert client.get(reverse("alerts:next"))["Location"] == reverse("lobby:table", args=[first])
     assert client.get(reverse("alerts:next") + f"?from={first}")["Location"] == reverse("lobby:table", args=[second])
+    assert client.get(reverse("alerts:next") + f"?from={second}")["Location"] == reverse("lobby:table", args=[third])
+    assert client.get(reverse("alerts:next") + f"?from={third}")["Location"] == reverse("lobby:table", args=[first])
     move(*tables[0])
     assert count(player) == 2
     assert client.get(reverse("alerts:next"))["Location"] == reverse("lobby:table", args=[second])

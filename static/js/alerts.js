@@ -7,6 +7,8 @@
   if (!link || !window.TapeteLobby) return;
   const words = document.getElementById("turn-alerts").dataset;
   const badge = link.querySelector("[data-turns-count]");
+  const badges = document.querySelectorAll("[data-turns-count]"); // the header's, and a table bar's on phones
+  const nextLinks = document.querySelectorAll("[data-turns-next]");
   const baseTitle = document.title.replace(/^\(\d+\) /, "");
   const table = document.querySelector("[data-table]");
   const here = table ? table.dataset.matchId : null;
@@ -53,8 +55,9 @@
   let currentCount = parseInt(badge.textContent, 10) || 0;
   function show(count) {
     currentCount = count;
-    badge.textContent = String(count);
+    badges.forEach((each) => { each.textContent = String(count); });
     badge.hidden = count === 0;
+    nextLinks.forEach((each) => { each.hidden = count === 0; });
     document.title = count ? "(" + count + ") " + baseTitle : baseTitle;
     link.setAttribute("aria-label", count ? words.countLabel + ": " + count : words.noneLabel);
     drawIcon(count);

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from alerts import views
+from web import converters  # noqa: F401 (registers <printable:...>)
 
 app_name = "alerts"
 
@@ -11,5 +12,5 @@ urlpatterns = [
     path("your-move/list/", views.your_move_list, name="your_move_list"),
     path("your-move/next/", views.next_table, name="next"),
     path("your-move/settings/", views.alert_settings, name="settings"),
-    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("unsubscribe/<printable:token>/", views.unsubscribe, name="unsubscribe"),
 ]

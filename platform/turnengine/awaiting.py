@@ -83,7 +83,7 @@ def record(match: Match, before: frozenset[int]) -> None:
 def recount(users: set[int]) -> dict[int, int]:
     """Rewrite the ``TurnsWaiting`` count of ``users`` (inside the caller's transaction, each row locked first, in
     the order of their ids) and return them."""
-    TurnsWaiting.objects.bulk_create([TurnsWaiting(user_id=user) for user in users], ignore_conflicts=True)
+    TurnsWaiting.objects.bulk_create([TurnsWaiting(user_id=user) for user in sorted(users)], ignore_conflicts=True)
     list(TurnsWaiting.objects.select_for_update().filter(user_id__in=users).order_by("user_id").values_list("pk"))
     rows = AwaitedTurn.objects.filter(user_id__in=users).values("user_id").annotate(n=Count("pk"))
     counts = dict.fromkeys(users, 0) | {row["user_id"]: row["n"] for row in rows}

@@ -7,6 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests.conftest import race
 from turnengine import awaiting, services, timers, writer
 from turnengine.models import AwaitedTurn, Match, TurnsWaiting
 
@@ -116,3 +117,24 @@ def test_bad_and_anonymous_requests(client, make_user):
     response = client.get(reverse("alerts:next"), follow=True)  # nothing waits: back to the page, with a message
     assert response.redirect_chain[-1][0] == reverse("alerts:your_move")
     assert client.get(reverse("alerts:your_move_list")).status_code == 200
+
+
+def test_two_tables_turning_to_the_same_player_at_once_count_both(three_tables):
+    """Two opponents move at the same moment at two tables of the same player: the database orders the recounts
+    (each player's count row is locked), so the count is 3 again whichever commits first."""
+    player, tables = three_tables()
+    for match, users in tables[:2]:
+        move(match, users)  # the player moves: now each opponent's turn
+    assert count(player) == 1
+
+    def answer(match, users):
+        opponent = next(user for user in users if user != player)
+        seat = users.index(opponent)
+        match.refresh_from_db()
+        action = match.rules.legal_actions(match.state, seat)[0]
+        return lambda: services.match_apply_action(
+            match_id=match.pk, user=opponent, expected_version=match.version, action=action
+        )
+
+    race([answer(*tables[0]), answer(*tables[1])])
+    assert count(player) == 3 == AwaitedTurn.objects.filter(user=player).count()

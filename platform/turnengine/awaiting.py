@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from django.db import transaction
 from django.db.models import Count
 
 from turnengine import clocks, outbox
@@ -102,16 +101,6 @@ def count_of(user) -> int:
     if not getattr(user, "is_authenticated", False):
         return 0
     return TurnsWaiting.objects.filter(user_id=user.pk).values_list("count", flat=True).first() or 0
-
-
-def recount_all() -> int:
-    """Rebuild every player's count from the rows (after tables were deleted wholesale); returns how many changed."""
-    with transaction.atomic():
-        users = set(TurnsWaiting.objects.values_list("user_id", flat=True))
-        users |= set(AwaitedTurn.objects.values_list("user_id", flat=True))
-        before = dict(TurnsWaiting.objects.values_list("user_id", "count"))
-        after = recount(users) if users else {}
-    return sum(1 for user, count in after.items() if before.get(user) != count)
 
 
 def _moment(epoch_ms: int | None) -> datetime | None:

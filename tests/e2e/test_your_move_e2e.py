@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from alerts import vacation
 from lobby import services as lobby
 from tests.conftest import PASSWORD
 from tests.e2e.conftest import ARTIFACTS
@@ -148,4 +149,19 @@ def test_your_move_reads_well_in_french_and_italian(browser, live_url, transacti
     assert page.inner_text("[data-turns-next] [data-turns-count]") == "3"
     page.click("[data-turns-next]")
     page.wait_for_url(lambda url: url != here and "/table/" in url)
+    context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "it"])
+def test_the_others_see_a_vacation_at_the_table(browser, live_url, transactional_db, language):
+    away, other = make_player(f"away{language}"), make_player(f"other{language}")
+    table = turn_based_tables(away, [other])[0]
+    vacation.start(away, days=5)
+    context, page = log_in(browser, live_url, other.username, language=language)
+    page.goto(f"/table/{table}/")
+    note = page.locator("[data-vacation-note]")
+    assert away.username in note.inner_text()
+    shoot(page, f"your-move-vacation-{language}")
+    page.goto("/your-move/")  # the player whose turn it is not: nothing waits for them
+    assert page.locator("[data-turns-count]").is_hidden()
     context.close()

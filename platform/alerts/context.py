@@ -13,4 +13,6 @@ def turns_waiting(request) -> dict:
     def count() -> int:
         return count_of(user)
 
-    return {"turns_waiting": count}  # a template calls it where it shows the badge; the first call reads the row
+    return {
+        "turns_waiting": count
+    }  # a template calls it where it shows the badge; the first call reads the row

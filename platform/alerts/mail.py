@@ -28,7 +28,11 @@ MAIL = AlertSettings.Mail
 
 
 def _period(mail: str) -> timedelta:
-    seconds = settings.TAPETE_TURN_DIGEST_SECONDS if mail == MAIL.DIGEST else settings.TAPETE_TURN_MAIL_PERIOD_SECONDS
+    seconds = (
+        settings.TAPETE_TURN_DIGEST_SECONDS
+        if mail == MAIL.DIGEST
+        else settings.TAPETE_TURN_MAIL_PERIOD_SECONDS
+    )
     return timedelta(seconds=seconds)
 
 
@@ -65,7 +69,9 @@ def send_turns(user_id: int, now=None) -> int:
         row = AlertSettings.objects.select_for_update().select_related("user").get(user_id=user_id)
         if user_id not in due_players(now):
             return 0
-        turns = list(AwaitedTurn.objects.filter(user_id=user_id).select_related("match").order_by("since", "pk"))
+        turns = list(
+            AwaitedTurn.objects.filter(user_id=user_id).select_related("match").order_by("since", "pk")
+        )
         _send(row.user, turns, kind="turns")
         AwaitedTurn.objects.filter(pk__in=[turn.pk for turn in turns]).update(mailed=True)
         row.last_mailed_at = now
@@ -135,7 +141,10 @@ def _send(user, turns: list[AwaitedTurn], *, kind: str) -> None:
         subject,
         text,
         to=[user.email],
-        headers={"List-Unsubscribe": f"<{unsubscribe}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
     )
     message.attach_alternative(html, "text/html")
     message.send()

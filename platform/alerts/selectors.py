@@ -23,7 +23,9 @@ def awaited_tables(user) -> list[AwaitedTurn]:
 def next_awaited(user, *, after: int | None = None) -> int | None:
     """The table that has waited longest for ``user``'s move; leaving the table ``after``, the one after it in that
     order (back to the first after the last), so that clicking on goes through them all."""
-    tables = list(AwaitedTurn.objects.filter(user=user).order_by("since", "pk").values_list("match_id", flat=True))
+    tables = list(
+        AwaitedTurn.objects.filter(user=user).order_by("since", "pk").values_list("match_id", flat=True)
+    )
     if after in tables:
         position = tables.index(after)
         tables = tables[position + 1 :] + tables[:position]

@@ -48,7 +48,9 @@ def start(user, *, days: int, now=None) -> Vacation | None:
     """Start a vacation of ``days`` days (cut to the days left this year); None when none is left or one runs."""
     now = now or timezone.now()
     with transaction.atomic():
-        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one vacation started at a time
+        get_user_model().objects.select_for_update().filter(
+            pk=user.pk
+        ).first()  # one vacation started at a time
         days = min(days, days_left(user, now))
         if days <= 0 or current(user, now) is not None:
             return None

@@ -47,19 +47,25 @@ def next_table(request):
 @login_required
 def alert_settings(request):
     current = preferences.settings_of(request.user)
-    form = MailForm(request.POST if request.method == "POST" and "mail" in request.POST else None, instance=current)
+    form = MailForm(
+        request.POST if request.method == "POST" and "mail" in request.POST else None, instance=current
+    )
     vacation_form = vacation.VacationForm(request.POST if "vacation_days" in request.POST else None)
     if request.method == "POST":
         if form.is_bound and form.is_valid():
             try:
                 form.save()
-            except IntegrityError:  # saved by another request meanwhile: this one's choice wins on the next try
+            except (
+                IntegrityError
+            ):  # saved by another request meanwhile: this one's choice wins on the next try
                 pass
             messages.success(request, _("Your alert settings are saved."))
             return redirect("alerts:settings")
         if vacation_form.is_bound and vacation_form.is_valid():
             if vacation.start(request.user, days=vacation_form.cleaned_data["vacation_days"]) is None:
-                messages.error(request, _("No vacation can start: one is running, or no day is left this year."))
+                messages.error(
+                    request, _("No vacation can start: one is running, or no day is left this year.")
+                )
             else:
                 messages.success(request, _("Your vacation has started: your turn-based clocks are paused."))
             return redirect("alerts:settings")

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from django.db.models import Count
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 
 from turnengine import clocks, outbox
 from turnengine.models import AwaitedTurn, Match, Seat, TurnsWaiting
@@ -53,24 +54,28 @@ def record(match: Match, before: frozenset[int]) -> None:
     after = awaited(match)
     if after == before:
         return
-    humans = dict(
-        Seat.objects.filter(match=match, user__is_bot=False).values_list("index", "user_id")
-    )
+    humans = dict(Seat.objects.filter(match=match, user__is_bot=False).values_list("index", "user_id"))
     concerned = {humans[seat] for seat in before ^ after if seat in humans}
-    AwaitedTurn.objects.filter(match=match).exclude(seat__in=after).delete()
-    kept = set(AwaitedTurn.objects.filter(match=match).values_list("seat", flat=True))
-    deadlines = clocks.deadlines(match.clock, clocks.of_match(match)) if after else {}
-    AwaitedTurn.objects.bulk_create(
-        AwaitedTurn(
-            match=match,
-            seat=seat,
-            user_id=humans[seat],
-            since=_moment(match.clock["since"][seat]),
-            deadline_at=_moment(deadlines.get(seat)),
+    if before - after:
+        AwaitedTurn.objects.filter(match=match).exclude(seat__in=after).delete()
+    if after - before:
+        # Every awaited seat's row, those already there kept as they are (their turns go on): a table that was
+        # running before these rows existed gets its rows at its next change.
+        deadlines = clocks.deadlines(match.clock, clocks.of_match(match))
+        AwaitedTurn.objects.bulk_create(
+            (
+                AwaitedTurn(
+                    match=match,
+                    seat=seat,
+                    user_id=humans[seat],
+                    since=_moment(match.clock["since"][seat]),
+                    deadline_at=_moment(deadlines.get(seat)),
+                )
+                for seat in sorted(after)
+                if seat in humans
+            ),
+            ignore_conflicts=True,
         )
-        for seat in sorted(after - kept)
-        if seat in humans
-    )
     if concerned:
         counts = recount(concerned)
         newly = {humans[seat] for seat in after - before if seat in humans}
@@ -80,20 +85,27 @@ def record(match: Match, before: frozenset[int]) -> None:
 
 
 def recount(users: set[int]) -> dict[int, int]:
-    """Rewrite the ``TurnsWaiting`` count of ``users`` (inside the caller's transaction, each row locked first, in
-    the order of their ids) and return them."""
-    TurnsWaiting.objects.bulk_create([TurnsWaiting(user_id=user) for user in sorted(users)], ignore_conflicts=True)
-    list(TurnsWaiting.objects.select_for_update().filter(user_id__in=users).order_by("user_id").values_list("pk"))
-    rows = AwaitedTurn.objects.filter(user_id__in=users).values("user_id").annotate(n=Count("pk"))
-    counts = dict.fromkeys(users, 0) | {row["user_id"]: row["n"] for row in rows}
-    for user, count in counts.items():
-        TurnsWaiting.objects.filter(user_id=user).update(count=count)
-    return counts
+    """Rewrite the ``TurnsWaiting`` count of ``users`` inside the caller's transaction and return them. The upsert
+    locks each player's row first (in the order of their ids), so the count, read by the next statement, includes
+    every table whose change committed before; two changes for one player count in commit order."""
+    TurnsWaiting.objects.bulk_create(
+        [TurnsWaiting(user_id=user) for user in sorted(users)],
+        update_conflicts=True,
+        unique_fields=["user"],
+        update_fields=["count"],
+    )
+    awaited_here = AwaitedTurn.objects.filter(user_id=OuterRef("user_id")).values("user_id")
+    TurnsWaiting.objects.filter(user_id__in=users).update(
+        count=Coalesce(Subquery(awaited_here.annotate(n=Count("pk")).values("n")), 0)
+    )
+    return dict(TurnsWaiting.objects.filter(user_id__in=users).values_list("user_id", "count"))
 
 
 def turns_frame(count: int, match: Match, yours: bool) -> str:
     """The ``turns`` frame a player is pushed: how many tables await them now, and the table that changed."""
-    return encode_frame("turns", None, {"count": count, "match_id": match.pk, "game": match.game, "yours": yours})
+    return encode_frame(
+        "turns", None, {"count": count, "match_id": match.pk, "game": match.game, "yours": yours}
+    )
 
 
 def count_of(user) -> int:

@@ -98,7 +98,9 @@ def test_the_settings_page_saves_the_preference(start_table, client, make_user):
     assert page.status_code == 200
     assert client.post(reverse("alerts:settings"), {"mail": "digest"}).status_code == 302
     assert AlertSettings.objects.get(user=player).mail == "digest"
-    assert client.post(reverse("alerts:settings"), {"mail": "sometimes"}).status_code == 200  # refused, unchanged
+    assert (
+        client.post(reverse("alerts:settings"), {"mail": "sometimes"}).status_code == 200
+    )  # refused, unchanged
     assert AlertSettings.objects.get(user=player).mail == "digest"
 
 

@@ -19,7 +19,9 @@ def move(match, users):
     match.refresh_from_db()
     seat = min(match.rules.awaited(match.state))
     action = match.rules.legal_actions(match.state, seat)[0]
-    services.match_apply_action(match_id=match.pk, user=users[seat], expected_version=match.version, action=action)
+    services.match_apply_action(
+        match_id=match.pk, user=users[seat], expected_version=match.version, action=action
+    )
     match.refresh_from_db()
     return seat
 
@@ -46,8 +48,12 @@ def test_a_turn_based_table_counts_whose_move_it_awaits(start_table, sent):
     move(match, users)
     assert count(waiting) == 0 and count(other) == 1
     # One frame per player concerned, with their new count; the one now awaited is told it is theirs.
-    assert turns_frames(sent, waiting) == [{"count": 0, "match_id": match.pk, "game": "tictactoe", "yours": False}]
-    assert turns_frames(sent, other) == [{"count": 1, "match_id": match.pk, "game": "tictactoe", "yours": True}]
+    assert turns_frames(sent, waiting) == [
+        {"count": 0, "match_id": match.pk, "game": "tictactoe", "yours": False}
+    ]
+    assert turns_frames(sent, other) == [
+        {"count": 1, "match_id": match.pk, "game": "tictactoe", "yours": True}
+    ]
 
 
 def test_three_tables_count_three_and_the_page_lists_them_oldest_first(three_tables, client):
@@ -60,15 +66,21 @@ def test_three_tables_count_three_and_the_page_lists_them_oldest_first(three_tab
     assert "24" in page or "23" in page  # time left, in words
     # The header's badge says 3 on any page.
     home = client.get(reverse("lobby:home")).content.decode()
-    assert 'data-turns-count>3</span>' in home
+    assert "data-turns-count>3</span>" in home
 
     # "Next table": the oldest, then (leaving it) the one after, and so on round; once moved at, it is no longer
     # awaited.
     first, second, third = (match.pk for match, _users in tables)
     assert client.get(reverse("alerts:next"))["Location"] == reverse("lobby:table", args=[first])
-    assert client.get(reverse("alerts:next") + f"?from={first}")["Location"] == reverse("lobby:table", args=[second])
-    assert client.get(reverse("alerts:next") + f"?from={second}")["Location"] == reverse("lobby:table", args=[third])
-    assert client.get(reverse("alerts:next") + f"?from={third}")["Location"] == reverse("lobby:table", args=[first])
+    assert client.get(reverse("alerts:next") + f"?from={first}")["Location"] == reverse(
+        "lobby:table", args=[second]
+    )
+    assert client.get(reverse("alerts:next") + f"?from={second}")["Location"] == reverse(
+        "lobby:table", args=[third]
+    )
+    assert client.get(reverse("alerts:next") + f"?from={third}")["Location"] == reverse(
+        "lobby:table", args=[first]
+    )
     move(*tables[0])
     assert count(player) == 2
     assert client.get(reverse("alerts:next"))["Location"] == reverse("lobby:table", args=[second])
@@ -92,7 +104,9 @@ def test_a_real_time_move_does_no_alert_work(start_table, sent):
     match, users = start_table("tictactoe", 2, time_control="blitz")
     with CaptureQueriesContext(connection) as queries:
         move(match, users)
-    touched = [query["sql"] for query in queries if "awaited" in query["sql"] or "turnswaiting" in query["sql"]]
+    touched = [
+        query["sql"] for query in queries if "awaited" in query["sql"] or "turnswaiting" in query["sql"]
+    ]
     assert touched == []
     assert not AwaitedTurn.objects.exists() and not TurnsWaiting.objects.exists()
     assert not any(group.startswith("turns.") for update in sent for group in update.frames)
@@ -114,7 +128,9 @@ def test_bad_and_anonymous_requests(client, make_user):
     client.force_login(make_user())
     assert client.get(reverse("alerts:next") + "?from=x").status_code == 400
     assert client.get(reverse("alerts:next") + "?from=99999999999999999999").status_code == 400
-    response = client.get(reverse("alerts:next"), follow=True)  # nothing waits: back to the page, with a message
+    response = client.get(
+        reverse("alerts:next"), follow=True
+    )  # nothing waits: back to the page, with a message
     assert response.redirect_chain[-1][0] == reverse("alerts:your_move")
     assert client.get(reverse("alerts:your_move_list")).status_code == 200
 
@@ -138,3 +154,17 @@ def test_two_tables_turning_to_the_same_player_at_once_count_both(three_tables):
 
     race([answer(*tables[0]), answer(*tables[1])])
     assert count(player) == 3 == AwaitedTurn.objects.filter(user=player).count()
+
+
+def test_a_turn_based_move_passing_the_turn_costs_six_statements(start_table):
+    """What a turn passing adds to a turn-based move, in its transaction: the seats' players, the rows out and in,
+    and the two players' counts (locked, counted, read). Bench figures: bench/RESULTS.md."""
+    match, users = start_table("tictactoe", 2, time_control="daily")
+    with CaptureQueriesContext(connection) as queries:
+        move(match, users)
+    alerts = [
+        query["sql"]
+        for query in queries
+        if "awaitedturn" in query["sql"] or "turnswaiting" in query["sql"] or "is_bot" in query["sql"]
+    ]
+    assert len(alerts) == 6, alerts

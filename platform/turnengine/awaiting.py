@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from django.db import connection
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
-from turnengine import clocks, outbox
+from turnengine import awaiting_sql, clocks, outbox
 from turnengine.models import AwaitedTurn, Match, Seat, TurnsWaiting
 from turnengine.updates import Update, encode_frame
 
@@ -54,6 +55,21 @@ def record(match: Match, before: frozenset[int]) -> None:
     after = awaited(match)
     if after == before:
         return
+    if connection.vendor == "postgresql":
+        deadlines = clocks.deadlines(match.clock, clocks.of_match(match)) if after else {}
+        rows = {seat: (_moment(match.clock["since"][seat]), _moment(deadlines.get(seat))) for seat in after}
+        humans, counts = awaiting_sql.change(match.pk, rows, before ^ after)
+    else:
+        humans, counts = _change_orm(match, before, after)
+    if counts:
+        newly = {humans[seat] for seat in after - before if seat in humans}
+        outbox.send_on_commit(
+            Update({group(user): turns_frame(count, match, user in newly) for user, count in counts.items()})
+        )
+
+
+def _change_orm(match: Match, before: frozenset[int], after: frozenset[int]) -> tuple[dict, dict]:
+    """:func:`awaiting_sql.change` through the ORM (SQLite: its writers are serialized anyway)."""
     humans = dict(Seat.objects.filter(match=match, user__is_bot=False).values_list("index", "user_id"))
     concerned = {humans[seat] for seat in before ^ after if seat in humans}
     if before - after:
@@ -76,12 +92,7 @@ def record(match: Match, before: frozenset[int]) -> None:
             ),
             ignore_conflicts=True,
         )
-    if concerned:
-        counts = recount(concerned)
-        newly = {humans[seat] for seat in after - before if seat in humans}
-        outbox.send_on_commit(
-            Update({group(user): turns_frame(counts[user], match, user in newly) for user in concerned})
-        )
+    return humans, recount(concerned) if concerned else {}
 
 
 def recount(users: set[int]) -> dict[int, int]:

@@ -156,9 +156,10 @@ def test_two_tables_turning_to_the_same_player_at_once_count_both(three_tables):
     assert count(player) == 3 == AwaitedTurn.objects.filter(user=player).count()
 
 
-def test_a_turn_based_move_passing_the_turn_costs_six_statements(start_table):
-    """What a turn passing adds to a turn-based move, in its transaction: the seats' players, the rows out and in,
-    and the two players' counts (locked, counted, read). Bench figures: bench/RESULTS.md."""
+def test_what_a_turn_passing_costs_a_turn_based_move(start_table):
+    """What a turn passing adds to a turn-based move's transaction: on PostgreSQL two statements (the rows out and
+    in with the players' count rows locked, then the recount: ``turnengine.awaiting_sql``); through the ORM six (the
+    seats' players, the rows out, the rows in, the counts locked, counted, read)."""
     match, users = start_table("tictactoe", 2, time_control="daily")
     with CaptureQueriesContext(connection) as queries:
         move(match, users)
@@ -167,4 +168,4 @@ def test_a_turn_based_move_passing_the_turn_costs_six_statements(start_table):
         for query in queries
         if "awaitedturn" in query["sql"] or "turnswaiting" in query["sql"] or "is_bot" in query["sql"]
     ]
-    assert len(alerts) == 6, alerts
+    assert len(alerts) == (2 if connection.vendor == "postgresql" else 6), alerts

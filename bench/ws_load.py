@@ -76,7 +76,7 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def create_tables(game: str, count: int) -> list[tuple[int, list[str]]]:
+def create_tables(game: str, count: int, time_control: str = "normal") -> list[tuple[int, list[str]]]:
     """``count`` started 2-seat tables: (match id, session keys of seats 0 and 1). No socket is open yet, so the
     starts' first views are not sent: each seat's socket reads its snapshot when it connects. (Sent, they went
     through this process's channel layer, one event loop each, before the load generator starts its own.)"""
@@ -86,7 +86,12 @@ def create_tables(game: str, count: int) -> list[tuple[int, list[str]]]:
     for index in range(count):
         users = [User.objects.create_user(f"bench-{run}-{index}-{seat}") for seat in range(2)]
         match = lobby.table_create(
-            user=users[0], game=game, num_players=2, options=GAME_OPTIONS.get(game, {}), ranked=False
+            user=users[0],
+            game=game,
+            num_players=2,
+            options=GAME_OPTIONS.get(game, {}),
+            ranked=False,
+            time_control=time_control,
         )
         lobby.table_join(user=users[1], match_id=match.pk)
         lobby.table_start(user=users[0], match_id=match.pk)
@@ -638,6 +643,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="chinesecheckers")
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument(
+        "--time-control",
+        default="normal",
+        help="the tables' time control (clocks.PROFILES: 'daily' makes every move pass a turn-based turn, which "
+        "rewrites the players' \"Your move\" rows and counts)",
+    )
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between a game's moves")
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of measured play")
     parser.add_argument(
@@ -708,7 +719,7 @@ def main() -> None:
     play = find_knee if args.find_knee else measure
     speed_before = machine_speed_us()
     call_command("migrate", verbosity=0)
-    tables = create_tables(args.game, args.games)
+    tables = create_tables(args.game, args.games, args.time_control)
     print(f"{len(tables)} tables created", file=sys.stderr)
     if args.target:
         addresses = args.target.split(",")

@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PLATFORM = ROOT / "platform"
 
 LAYERS = [
-    "web", "ratings", "turnengine", "accounts", "moderation", "realtime", "lobby", "botapi", "tournaments", "tapete",
+    "web", "ratings", "turnengine", "accounts", "alerts", "moderation", "realtime", "lobby", "botapi", "tournaments",
+    "tapete",
 ]
 # Where an import inside a function is the right place: an app config's ready() (Django's documented place for
 # signal handlers and start-up wiring), and the server launcher, which imports the site only once Django is set up.

@@ -1,19 +1,36 @@
-"""The lobby websocket: pushes a small ``lobby`` frame whenever a table opens, fills, starts or closes, so open
-lobby pages refresh their table lists without a reload. Visitors need not be logged in. The socket only listens: a
-client frame gets an ``error`` (``unknown_frame``, or why it could not be read) and the socket stays open."""
+"""The lobby websocket, which every page of the site opens: it pushes a small ``lobby`` frame whenever a table
+opens, fills, starts or closes, so open lobby pages refresh their table lists without a reload; and, to a logged-in
+player, a ``turns`` frame whenever the number of tables awaiting their move changes (``turnengine.awaiting``: the
+header's badge, the tab's title and icon, the "Your move" page, the browser notification), the first one as it
+opens. Visitors need not be logged in. The socket only listens: a client frame gets an ``error``
+(``unknown_frame``, or why it could not be read) and the socket stays open."""
+
+from channels.db import database_sync_to_async
 
 from realtime.sockets import FrameSocket
+from turnengine import awaiting
 from turnengine.table_notices import LOBBY_GROUP
+from turnengine.updates import encode_frame
+
+_count_of = database_sync_to_async(awaiting.count_of)
 
 
 class LobbyConsumer(FrameSocket):
     kinds = frozenset()  # nothing to send here
 
     async def open(self) -> None:
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        self.joined = True
+        self.groups_joined = [LOBBY_GROUP]
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated and not user.is_bot:
+            self.groups_joined.append(awaiting.group(user.pk))
+        for name in self.groups_joined:
+            await self.channel_layer.group_add(name, self.channel_name)
         await self.accept()
+        if len(self.groups_joined) > 1:
+            # The count as the socket opens (a page kept in the browser's cache, a reconnection): read, not counted.
+            count = await _count_of(user)
+            await self.send(text_data=encode_frame("turns", None, {"count": count, "match_id": None, "yours": False}))
 
     async def closed(self) -> None:
-        if getattr(self, "joined", False):
-            await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        for name in getattr(self, "groups_joined", ()):
+            await self.channel_layer.group_discard(name, self.channel_name)

@@ -16,6 +16,7 @@ from tapete_sdk import registry
 from tapete_sdk.plugin import play_now_players, presets_of
 
 from accounts.guests import login_or_guest
+from alerts import vacation
 from lobby import featured, option_text, rematch, selectors, services
 from lobby.errors import LobbyError, TooManyTables
 from lobby.forms import TableForm
@@ -201,12 +202,21 @@ def table(request, match_id: int):
         "grace_seconds": clocks.of_match(match).grace_ms // clocks.SECOND if match.time_control else 0,
         "playban_durations": playban_durations() if match.ranked else "",
         "playban_message": playban_notice(user=request.user) if match.ranked and my_seat is None else None,
+        "away": _away(match, seats),
         **board_templates(match.game),
     }
     if match.status == Match.Status.OPEN and match.rematch_of_id is not None:  # who said no to this rematch
         context["rematch_offer"] = rematch_state(match.rematch_of)
     template = "lobby/waiting.html" if match.status == Match.Status.OPEN else "turnengine/table.html"
     return render(request, template, context)
+
+
+def _away(match: Match, seats) -> list[tuple[str, object]]:
+    """The players of a running turn-based table on vacation (name, until when): shown to everyone there."""
+    if match.status != Match.Status.ACTIVE or (match.time_control or {}).get("kind") != clocks.TURN_BASED:
+        return []
+    away = vacation.at_table(seat.user_id for seat in seats)
+    return [(seat.user.username, away[seat.user_id].ends_at) for seat in seats if seat.user_id in away]
 
 
 def invite(request, token: str):

@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "channels",
     "django_ratelimit",
     "accounts",
+    "alerts",
     "turnengine",
     "realtime",
     "lobby",
@@ -133,6 +134,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "moderation.middleware.notices_context",
+                "alerts.context.turns_waiting",
             ],
         },
     },
@@ -186,7 +188,18 @@ STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 WHITENOISE_USE_FINDERS = True  # serve app static files without collectstatic on the embedded default
 
-EMAIL_BACKEND = os.environ.get("DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# Mail: printed by the process that sends it (``./dev serve``: the Celery worker's lines for turn e-mails) unless
+# EMAIL_HOST names an SMTP server (production: docs/deploy.md#e-mail); tests use Django's in-memory backend.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_flag("EMAIL_USE_TLS", True)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "20"))
+EMAIL_BACKEND = os.environ.get(
+    "DJANGO_EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend",
+)
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Tapete <noreply@tapete.invalid>")
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -251,6 +264,7 @@ CELERY_TASK_ROUTES = {
     "accounts.tasks.*": {"queue": TAPETE_QUEUES["bulk"]},
     # Pairing a round is short and players wait for it: with the deadlines, not behind analyses.
     "tournaments.tasks.*": {"queue": TAPETE_QUEUES["play"]},
+    "alerts.tasks.*": {"queue": TAPETE_QUEUES["bulk"]},
 }
 TAPETE_WORKER_QUEUES = [
     name.strip() for name in os.environ.get("TAPETE_WORKER_QUEUES", "play,bulk").split(",") if name.strip()
@@ -283,10 +297,24 @@ TAPETE_PRESENCE_TICK_SECONDS = float(os.environ.get("TAPETE_PRESENCE_TICK_SECOND
 # Guest accounts (accounts/guests.py): removed after this long without a log-in or a move, checked this often.
 TAPETE_GUEST_TTL_SECONDS = int(os.environ.get("TAPETE_GUEST_TTL_SECONDS", str(7 * 24 * 3600)))
 TAPETE_GUEST_CLEANUP_SECONDS = float(os.environ.get("TAPETE_GUEST_CLEANUP_SECONDS", "3600"))
+# Turn alerts (alerts.tasks, on the bulk queue): how often beat looks for what to mail; how long a table waits
+# for a player before its e-mail; at most one turn e-mail per period (a digest: one a day); a reminder once this
+# share of a turn-based turn has passed; the days of vacation a player may take in a calendar year. The site's
+# address for the links in e-mails.
+TAPETE_ALERTS_SECONDS = float(os.environ.get("TAPETE_ALERTS_SECONDS", "60"))
+TAPETE_TURN_MAIL_DELAY_SECONDS = int(os.environ.get("TAPETE_TURN_MAIL_DELAY_SECONDS", "900"))
+TAPETE_TURN_MAIL_PERIOD_SECONDS = int(os.environ.get("TAPETE_TURN_MAIL_PERIOD_SECONDS", "3600"))
+TAPETE_TURN_DIGEST_SECONDS = int(os.environ.get("TAPETE_TURN_DIGEST_SECONDS", "86400"))
+TAPETE_TURN_REMINDER_SHARE = float(os.environ.get("TAPETE_TURN_REMINDER_SHARE", "0.75"))
+TAPETE_VACATION_DAYS_PER_YEAR = int(os.environ.get("TAPETE_VACATION_DAYS_PER_YEAR", "30"))
+TAPETE_SITE_URL = os.environ.get("TAPETE_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "turnengine.tasks.sweep_deadlines", "schedule": TAPETE_SWEEP_SECONDS},
     "cleanup-guests": {"task": "accounts.tasks.cleanup_guests", "schedule": TAPETE_GUEST_CLEANUP_SECONDS},
     "sweep-tournaments": {"task": "tournaments.tasks.sweep_tournaments", "schedule": TAPETE_SWEEP_SECONDS},
+    "turn-mails": {"task": "alerts.tasks.mail_due_turns", "schedule": TAPETE_ALERTS_SECONDS},
+    "turn-reminders": {"task": "alerts.tasks.remind_deadlines", "schedule": TAPETE_ALERTS_SECONDS},
     "probe-bulk": {
         "task": "turnengine.tasks.queue_probe",
         "schedule": TAPETE_SWEEP_SECONDS,

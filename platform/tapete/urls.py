@@ -32,6 +32,7 @@ urlpatterns = [
     path("api/<path:rest>", unknown_api_path),
     path("", include("botapi.urls")),
     path("accounts/", include("accounts.urls")),
+    path("", include("alerts.urls")),
     path("", include("turnengine.urls")),
     path("", include("realtime.urls")),
     path("", include("ratings.urls")),

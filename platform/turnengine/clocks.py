@@ -24,7 +24,8 @@ The clock JSON: ``bank`` (ms left per seat), ``since`` (when each seat's clock s
 during a reveal pause), ``window`` (the window of a seat awaited out of turn, or None), ``timeouts`` (consecutive
 timeouts), ``absent`` (flags), ``offline`` (when the seat's last socket closed, or None), ``left`` (the player left
 the game: only ``back`` brings them back), ``computer_played`` (the computer has played for the seat at least once:
-a ranked result ranks it last, ``turnengine.writer.final_result``). Clocks stored before ``offline``, ``left`` and
+a ranked result ranks it last, ``turnengine.writer.final_result``), ``vacation`` (turn-based: the [start, end] of the
+seat's player's vacation, when their clock does not run: :func:`after_vacation`). Clocks stored before ``offline``, ``left`` and
 ``computer_played`` existed read as all None / False.
 """
 
@@ -220,11 +221,32 @@ def deadlines(clock: dict, control: TimeControl) -> dict[int, int]:
         elif control.kind == REALTIME:
             result[seat] = since + clock["bank"][seat]
         elif control.kind == TURN_BASED:
-            result[seat] = since + control.bank_ms
+            result[seat] = after_vacation(since + control.bank_ms, since, vacation_of(clock, seat))
         end = grace_end(clock, control, seat)
         if end is not None and seat in result:
             result[seat] = min(result[seat], max(since, end))
     return result
+
+
+def vacation_of(clock: dict, seat: int) -> list[int] | None:
+    """The seat's player's vacation ([start, end] epoch ms) while it concerns this table, or None."""
+    return (clock.get("vacation") or [None] * len(clock["bank"]))[seat]
+
+
+def set_vacation(clock: dict, seat: int, window: list[int] | None) -> None:
+    """Pause the seat's turn-based clock from ``window[0]`` to ``window[1]`` (None: no vacation)."""
+    clock.setdefault("vacation", [None] * len(clock["bank"]))[seat] = window
+
+
+def after_vacation(deadline: int, since: int, window: list[int] | None) -> int:
+    """A turn-based deadline moved on by the part of the player's vacation that falls within their turn: the time
+    counted from ``since`` to the new deadline, less the vacation, is the time the turn had."""
+    if window is None:
+        return deadline
+    start, end = max(since, window[0]), window[1]
+    if start >= end or deadline <= start:
+        return deadline
+    return deadline + (end - start)
 
 
 def next_deadline(clock: dict, control: TimeControl) -> int | None:

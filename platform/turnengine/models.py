@@ -322,3 +322,47 @@ class RematchDecline(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}: {self.user_id} declined"
+class AwaitedTurn(models.Model):
+    """A seat of a running turn-based (or untimed) table whose move the game awaits: a row while its player's clock
+    runs. Written only by ``turnengine.awaiting`` from the match writer's commit, when whose turn it is changes; the
+    "Your move" page and the turn e-mails read these rows, never the matches' clocks."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="awaited", verbose_name=_("match"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="awaited_turns", verbose_name=_("player")
+    )
+    since = models.DateTimeField(_("awaited since"))
+    deadline_at = models.DateTimeField(_("deadline"), null=True, blank=True)
+    mailed = models.BooleanField(_("e-mailed"), default=False)
+    reminded = models.BooleanField(_("reminded"), default=False)
+
+    class Meta:
+        verbose_name = _("awaited turn")
+        verbose_name_plural = _("awaited turns")
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_awaited_turn_per_seat")]
+        indexes = [models.Index(fields=["user", "since"], name="awaited_turn_user_since")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} seat {self.seat}: {self.user_id}"
+
+
+class TurnsWaiting(models.Model):
+    """How many tables await a player's move: the count of their ``AwaitedTurn`` rows, rewritten under this row's
+    lock by ``turnengine.awaiting`` whenever it changes, so that no page or socket counts it again."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="turns_waiting",
+        verbose_name=_("player"),
+    )
+    count = models.PositiveIntegerField(_("tables waiting"), default=0)
+
+    class Meta:
+        verbose_name = _("tables waiting")
+        verbose_name_plural = _("tables waiting")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.count}"

@@ -43,7 +43,7 @@ from tapete_sdk.plugin import Outcome
 
 from ratings.elo import final_ranking
 from ratings.services import ABANDONED_BY_ALL, rating_apply_outcome
-from turnengine import bot_seats, clocks, jobs, match_sql, outbox
+from turnengine import awaiting, bot_seats, clocks, jobs, match_sql, outbox
 from turnengine.errors import EngineError, seat_error
 from turnengine.fair_play import active_playban, playban_message, playbans_after_finish
 from turnengine.models import Match, MatchAction, Seat
@@ -75,6 +75,7 @@ class MatchChange:
         self._committed: tuple[list[MatchAction] | None, Callable[[Match], Update] | None, bool] | None = None
         # The status as locked: a change of status tells the lobby.
         self._status = None if match is None else match.status
+        self._awaited = awaiting.awaited(match)  # whose move a turn-based table awaits, as locked
 
     def commit(
         self,
@@ -113,6 +114,7 @@ class MatchChange:
             fields["deadline_at"] = None
         if fields:
             match_sql.write_move(match, tuple(fields), logged or [])
+            awaiting.record(match, self._awaited)  # the "Your move" rows and counts, when whose turn it is changed
         if finished:
             if match.ranked and match.result["abandoned"]:
                 Seat.objects.filter(match=match, index__in=match.result["abandoned"]).update(abandoned=True)

@@ -318,6 +318,19 @@
       tone.stop(audio.currentTime + 0.35);
     }
 
+    // A real-time table's turn while its tab is hidden: a browser notification, if the player turned them on
+    // ("Your move" page). Turn-based tables are notified by static/js/alerts.js from the lobby socket.
+    notifyTurn() {
+      const words = document.getElementById("turn-alerts");
+      if (!document.hidden || !words || !("realtime" in this.root.dataset)) return;
+      if (!("Notification" in window) || Notification.permission !== "granted") return;
+      const id = this.root.dataset.matchId;
+      const notification = new Notification(words.dataset.notificationTitle, {
+        body: words.dataset.notificationBody.replace("__ID__", id), tag: "tapete-turn-" + id,
+      });
+      notification.addEventListener("click", () => { window.focus(); notification.close(); });
+    }
+
     announce(message) { const box = this.root.querySelector("[data-announce]") || this.ensureAnnouncer(); box.textContent = message; }
 
     ensureAnnouncer() {
@@ -685,7 +698,7 @@
         this.hold(false);
         this.showError("");
         this.myTurn = this.ctx.seat !== null && ((frame.d.view || {}).awaited || []).includes(this.ctx.seat);
-        if (this.myTurn && !wasMyTurn && !frame.d.snapshot) this.chime();
+        if (this.myTurn && !wasMyTurn && !frame.d.snapshot) { this.chime(); this.notifyTurn(); }
         this.appendLog(frame.d.events || [], Boolean(frame.d.snapshot));
         this.render(frame.d.snapshot ? [] : frame.d.events || []);
         this.renderDelay();

@@ -1,0 +1,78 @@
+"""Vacation: a player's turn-based clocks pause for the days they choose (bounded per year), exactly, the other
+players see it at the table, and coming back early gives back exactly the time spent away."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from alerts import vacation
+from turnengine import clocks
+from turnengine.models import AwaitedTurn, Match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+DAY_MS = 24 * clocks.HOUR
+
+
+def test_after_vacation_counts_only_the_time_outside_it():
+    # A 100 ms turn from 0, a vacation from 50 to 80: 50 ms before, 50 after, so it ends at 130.
+    assert clocks.after_vacation(100, 0, [50, 80]) == 130
+    assert clocks.after_vacation(100, 0, [-10, 20]) == 120  # began before the turn: counted from 20
+    assert clocks.after_vacation(100, 30, [0, 20]) == 100  # over before the turn began
+    assert clocks.after_vacation(100, 0, [100, 200]) == 100  # begins once the turn is over
+    assert clocks.after_vacation(100, 0, None) == 100
+
+
+def test_vacation_pauses_the_clock_and_ending_early_resumes_it_exactly(start_table, client):
+    match, users = start_table("tictactoe", 2, time_control="daily")
+    seat = min(match.rules.awaited(match.state))
+    player, other = users[seat], users[1 - seat]
+    since = match.clock["since"][seat]
+    assert clocks.next_deadline(match.clock, clocks.of_match(match)) == since + DAY_MS
+
+    start = timezone.now()
+    assert vacation.start(player, days=3, now=start) is not None
+    match.refresh_from_db()
+    start_ms = clocks.epoch_ms(start)
+    paused = 3 * DAY_MS
+    assert clocks.next_deadline(match.clock, clocks.of_match(match)) == since + DAY_MS + paused
+    assert clocks.epoch_ms(match.deadline_at) == since + DAY_MS + paused
+    assert clocks.epoch_ms(AwaitedTurn.objects.get(match=match).deadline_at) == since + DAY_MS + paused
+
+    # The other player sees it at the table.
+    client.force_login(other)
+    page = client.get(reverse("lobby:table", args=[match.pk])).content.decode()
+    assert "data-vacation-note" in page and player.username in page
+
+    # Back after ten hours: the turn ends ten hours later than it would have, to the millisecond.
+    back = start + timedelta(hours=10)
+    assert vacation.end(player, now=back) is not None
+    match.refresh_from_db()
+    away = clocks.epoch_ms(back) - start_ms
+    assert clocks.next_deadline(match.clock, clocks.of_match(match)) == since + DAY_MS + away
+    assert vacation.current(player, now=back) is None
+
+
+def test_vacation_days_are_bounded_per_year(make_user, settings):
+    settings.TAPETE_VACATION_DAYS_PER_YEAR = 10
+    player = make_user()
+    now = timezone.now().replace(month=6, day=1)
+    first = vacation.start(player, days=30, now=now)  # cut to what is left
+    assert first.ends_at - first.starts_at == timedelta(days=10)
+    assert vacation.start(player, days=1, now=now + timedelta(days=1)) is None  # one runs already
+    assert vacation.days_left(player, now=now + timedelta(days=11)) == 0
+    assert vacation.start(player, days=1, now=now + timedelta(days=11)) is None
+
+
+def test_the_settings_page_starts_and_ends_a_vacation(make_user, client, start_table):
+    match, users = start_table("tictactoe", 2, time_control="daily")
+    player = users[0]
+    client.force_login(player)
+    assert client.post(reverse("alerts:settings"), {"vacation_days": "2"}).status_code == 302
+    assert vacation.current(player) is not None
+    assert "I am back" in client.get(reverse("alerts:settings")).content.decode()
+    assert client.post(reverse("alerts:settings"), {"end_vacation": "1"}).status_code == 302
+    assert vacation.current(player) is None
+    assert client.post(reverse("alerts:settings"), {"vacation_days": "x"}).status_code == 200  # refused
+    assert Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE

@@ -43,7 +43,7 @@ from tapete_sdk.plugin import Outcome
 
 from ratings.elo import final_ranking
 from ratings.services import ABANDONED_BY_ALL, rating_apply_outcome
-from turnengine import bot_seats, clocks, jobs, match_sql, outbox
+from turnengine import bot_seats, clocks, jobs, match_cache, match_sql, outbox
 from turnengine.errors import EngineError, seat_error
 from turnengine.fair_play import active_playban, playban_message, playbans_after_finish
 from turnengine.models import Match, MatchAction, Seat
@@ -66,11 +66,59 @@ def locked(match_id: int, *, user=None) -> Iterator[MatchChange]:
     change.register()
 
 
-class MatchChange:
-    """One change to one locked match: :meth:`commit` writes it, :attr:`update` is what it sends."""
+class Conflict(Exception):
+    """An optimistic change found its row written meanwhile, or needs what only the row's lock gives (a finish
+    settles ratings in the same transaction): :func:`change_match` does it again under the lock."""
 
-    def __init__(self, match: Match | None) -> None:
+
+def change_match(match_id: int, body: Callable[[MatchChange], None], *, user, version: int) -> None:
+    """Run ``body`` (checks, then ``change.commit``) on the match a player acts at, expecting ``version``.
+
+    On PostgreSQL it runs optimistically first: from this process's copy of the match at that version
+    (``turnengine.match_cache``), else from the row read without a lock, and its write is one autocommitted
+    statement that stands only if nothing wrote the row since it was read (``match_sql.write_move_guarded``). A
+    copy that turns out stale, or that ``body`` refuses, is tried again on the row read afresh (so every refusal is
+    decided on the row as it is); a row that changed again, or a change that needs the lock, is done as any other
+    change, under :func:`locked`. The database settles every race either way: of two moves at one
+    version one is written, the other is refused ``stale``. Elsewhere (SQLite) it runs under :func:`locked`."""
+    if match_sql.optimistic_moves():
+        kept = match_cache.recall(match_id)
+        for copy in [kept, None] if kept is not None and kept[0].version == version else [None]:
+            try:
+                with _optimistic(match_id, copy, user=user) as change:
+                    body(change)
+                return
+            except Conflict as conflict:
+                if conflict.args == ("lock",):
+                    break
+            except EngineError:
+                if copy is None:
+                    raise  # decided on the row as it is; one decided on the copy is decided again on the row
+    with locked(match_id, user=user) as change:
+        body(change)
+
+
+@contextmanager
+def _optimistic(match_id: int, kept, *, user) -> Iterator[MatchChange]:
+    kept = kept or match_sql.read_match(match_id)
+    if kept is None:
+        change = MatchChange(None)
+    else:
+        match, xmin, seats = kept
+        match.user_seat = seats.get(user.pk)
+        change = MatchChange(match, guard=(xmin, seats))
+    yield change
+    change.register()
+
+
+class MatchChange:
+    """One change to one locked match: :meth:`commit` writes it, :attr:`update` is what it sends. A change made
+    without the lock (:func:`change_match`) carries the ``guard`` it is written under: the row's ``xmin`` as read,
+    and the seats to keep with the copy it leaves in ``match_cache``."""
+
+    def __init__(self, match: Match | None, *, guard: tuple[str, dict[int, int]] | None = None) -> None:
         self.match = match
+        self.guard = guard
         self.update = Update()
         self._committed: tuple[list[MatchAction] | None, Callable[[Match], Update] | None, bool] | None = None
         # The status as locked: a change of status tells the lobby.
@@ -108,11 +156,13 @@ class MatchChange:
                     _finish(match, outcome, now)
                     fields.update(dict.fromkeys(FINISH_FIELDS))
                     finished = True
+        if finished and self.guard is not None:
+            raise Conflict("lock")
         if "clock" in fields or "status" in fields or logged is not None:
             match.deadline_at = _next_deadline(match)
             fields["deadline_at"] = None
         if fields:
-            match_sql.write_move(match, tuple(fields), logged or [])
+            self._write(tuple(fields), logged or [])
         if finished:
             if match.ranked and match.result["abandoned"]:
                 Seat.objects.filter(match=match, index__in=match.result["abandoned"]).update(abandoned=True)
@@ -126,6 +176,18 @@ class MatchChange:
         waiting = self._status == Match.Status.OPEN
         listed = match.status != self._status or (waiting and (seats_changed or "bot_seats" in fields))
         self._committed = (logged, frames, listed)
+
+    def _write(self, fields: tuple[str, ...], logged: list[MatchAction]) -> None:
+        match = self.match
+        if self.guard is None:
+            match_sql.write_move(match, fields, logged)
+            match_cache.forget(match.pk)  # its copy, if any, is of an older row
+            return
+        xmin, seats = self.guard
+        written = match_sql.write_move_guarded(match, fields, logged, xmin)
+        if written is None:
+            raise Conflict("changed")
+        match_cache.remember(match, written, seats)
 
     def register(self) -> None:
         """Build the committed change's frames and register them to be sent on commit."""

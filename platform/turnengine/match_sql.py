@@ -94,9 +94,14 @@ def _match_from_row(wrapper, row) -> Match:
 
 
 def optimistic_moves() -> bool:
-    """Whether this database can write a move optimistically (PostgreSQL, client-side binding)."""
+    """Whether a move can be written optimistically here: on PostgreSQL (with client-side binding), outside any
+    transaction. Inside one, every row it wrote carries that one transaction's ``xmin``, which then tells nothing."""
     wrapper = connections[DEFAULT_DB_ALIAS]
-    return wrapper.vendor == "postgresql" and not wrapper.settings_dict["OPTIONS"].get("server_side_binding")
+    return (
+        wrapper.vendor == "postgresql"
+        and not wrapper.in_atomic_block
+        and not wrapper.settings_dict["OPTIONS"].get("server_side_binding")
+    )
 
 
 @cache

@@ -6,11 +6,19 @@ with these routes added; the site itself never serves them.
 * ``/ws/echo/<pair>/`` is the move's round trip without the engine: a frame from either socket of a pair goes
   through the channel layer to the pair's group, so it reaches both sockets, connected to different processes
   like the two seats of a table, exactly as a move's views do.
+* ``/ws/echo/memory/`` answers each frame, after a full garbage collection, with the serving process's pid and
+  resident memory (``{"pid": ..., "rss_kib": ...}``, ``null`` without ``/proc``): what ``bench/idle_sockets.py``
+  reads before and after it connects its idle seats.
 """
+
+import gc
+import json
+import os
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path
 
+from bench.proc_usage import rss_kib
 from realtime.dispatch import DispatchWithoutDatabaseHop
 from tapete.asgi import site_application
 from tapete.routing import websocket_urlpatterns
@@ -37,9 +45,16 @@ class PairEchoConsumer(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
         await self.send(text_data=message["text"])
 
 
+class MemoryConsumer(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
+    async def receive(self, text_data=None, bytes_data=None):
+        gc.collect()
+        await self.send(text_data=json.dumps({"pid": os.getpid(), "rss_kib": rss_kib()}))
+
+
 application = site_application(
     [
         path("ws/echo/", EchoConsumer.as_asgi()),
+        path("ws/echo/memory/", MemoryConsumer.as_asgi()),
         path("ws/echo/<int:pair>/", PairEchoConsumer.as_asgi()),
         *websocket_urlpatterns,  # the site's routes, its catch-all last
     ]

@@ -8,8 +8,15 @@ random legal move about every ``--interval`` seconds. A move's round trip runs f
 *every* seat has the new version's view. Then two bare echoes on the same stack at the same rate: a pair echo
 (one socket's frame fanned out through the channel layer to both sockets of a pair, on different processes: the
 move's round trip without the engine) and a ping echo (each socket's frame straight back). Prints moves/s,
-p50/p95/p99 round trips, errors, the ratios to both echoes and the machine's pure-Python speed before and after the
-run (this machine's speed changes by about two within an hour: compare runs only beside it).
+p50/p95/p99 round trips, errors, the ratios to both echoes, the CPU per move over the measured window (the servers
+and their children, PostgreSQL's whole cluster, the load generator: ``bench/proc_usage.py``) and the machine's
+pure-Python speed before and after the run (this machine's speed changes by about two within an hour: compare runs
+only beside it).
+
+``--find-knee`` plays every game throughout and steps the offered load (moves/s over all the games, set by the
+pace of each game) up by ``--knee-factor`` from ``--knee-start``, then bisects between the highest good step and
+the lowest bad one: a step is good if its p99 is under ``--p99-limit`` ms, it had no error and its load was made.
+It prints each step's figures and CPU, then the knee (one process unless ``--processes`` says otherwise).
 
 Embedded default (SQLite, in-memory layer: one process only)::
 
@@ -19,6 +26,7 @@ PostgreSQL + Redis, 2 ASGI processes (the issue's target: 500 games, p99 <= 50 m
 
     export DATABASE_URL=postgres://postgres@127.0.0.1:5432/tapete_bench REDIS_URL=redis://127.0.0.1:6379/1
     PYTHONPATH=platform:. .venv/bin/python bench/ws_load.py --processes 2 --games 500 --duration 60
+    PYTHONPATH=platform:. .venv/bin/python bench/ws_load.py --find-knee --games 500
 """
 
 from __future__ import annotations
@@ -49,6 +57,8 @@ from django.core.management import call_command  # noqa: E402
 from tapete_sdk import registry  # noqa: E402
 
 from accounts.models import User  # noqa: E402
+from bench import proc_usage  # noqa: E402
+from bench.proc_usage import CpuWindow, describe, exactly, listening_pids, named, server_tree  # noqa: E402
 from bench.rules_bench import sample_positions  # noqa: E402
 from bench.stage_trace import stage_durations  # noqa: E402
 from lobby import services as lobby  # noqa: E402
@@ -98,6 +108,7 @@ class Stats:
         self.round_trips: list[float] = []
         self.sent_at: list[float] = []
         self.errors: dict[str, int] = {}
+        self.in_flight: set[float] = set()  # when each move still awaiting its views was sent
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -106,8 +117,10 @@ class Stats:
 class Clock:
     """Every game connects first; the measured play starts together once all are ready."""
 
-    def __init__(self, games: int, connecting_at_once: int) -> None:
+    def __init__(self, games: int, connecting_at_once: int, interval: float) -> None:
         self.waiting = games
+        self.interval = interval  # a game's mean seconds between moves: --find-knee changes it as it goes
+        self.finished = 0  # games whose play ended (the game over, or a socket failed)
         self.all_ready = asyncio.Event()
         self.stop = float("inf")
         self.measure_from = float("inf")  # moves sent before this are warm-up: played, not measured
@@ -156,7 +169,7 @@ async def play_game(
         finally:
             clock.ready()
         await clock.all_ready.wait()
-        await asyncio.sleep(rng.uniform(0, args.interval))
+        await asyncio.sleep(rng.uniform(0, clock.interval))
         while time.perf_counter() < clock.stop:
             movers = [seat for seat in range(2) if latest[seat] and latest[seat]["d"]["legal"]]
             if not movers:
@@ -168,6 +181,7 @@ async def play_game(
             seat = rng.choice(movers)
             frame = latest[seat]
             sent = time.perf_counter()
+            stats.in_flight.add(sent)
             await sockets[seat].send(
                 orjson.dumps({"t": "act", "v": frame["v"], "d": rng.choice(frame["d"]["legal"])}).decode()
             )
@@ -176,17 +190,19 @@ async def play_game(
             while len(arrivals.get(target, [])) < 2 and time.perf_counter() < deadline:
                 changed.clear()
                 await asyncio.wait_for(changed.wait(), max(0.01, deadline - time.perf_counter()))
+            stats.in_flight.discard(sent)
             if len(arrivals.get(target, [])) < 2:
                 stats.error("lost_move")
             elif sent >= clock.measure_from:
                 stats.round_trips.append(max(arrivals[target][:2]) - sent)
                 stats.sent_at.append(sent)
             await asyncio.sleep(
-                max(0.0, args.interval * rng.uniform(0.5, 1.5) - (time.perf_counter() - sent))
+                max(0.0, clock.interval * rng.uniform(0.5, 1.5) - (time.perf_counter() - sent))
             )
     except (OSError, TimeoutError, websockets.WebSocketException) as error:
         stats.error(f"{type(error).__name__}: {error.__cause__!r}"[:120])
     finally:
+        clock.finished += 1
         for task in listeners:
             task.cancel()
         for socket in sockets:
@@ -261,21 +277,51 @@ async def pair_echo_client(
             await socket.close()
 
 
-async def run(args, addresses: list[str], tables) -> tuple[Stats, Stats, Stats, float]:
+LOCAL = {"127.0.0.1", "localhost", "::1", "[::1]", ""}  # "" (or a path): PostgreSQL's Unix socket
+SERVERS, POSTGRES, LOAD_GENERATOR = "servers", "PostgreSQL (whole cluster)", "load generator"
+CPU_LABELS = {
+    SERVERS: "servers (every server process found listening here, and its children)",
+    POSTGRES: "PostgreSQL (the whole cluster's: every process named postgres on this machine, other clients too)",
+    LOAD_GENERATOR: "load generator (this process)",
+}
+
+
+def usage_selectors(addresses: list[str]) -> dict:
+    """What :class:`CpuWindow` reads: the servers at ``addresses`` that listen on this machine, and their children
+    (``None`` if none is found here); every ``postgres`` process when the site's PostgreSQL is on this machine; this
+    process."""
+    ports = [int(port) for host, port in (address.rsplit(":", 1) for address in addresses) if host in LOCAL]
+    pids = listening_pids(ports) if proc_usage.available() else []
+    return {
+        SERVERS: server_tree(pids) if pids else None,
+        POSTGRES: named("postgres") if local_postgresql() else None,
+        LOAD_GENERATOR: exactly([os.getpid()]),
+    }
+
+
+async def run(args, addresses: list[str], tables, play) -> object:
     # The load generator is the measuring instrument: its own cycle collections (over a thousand sockets and their
     # frames) paused its loop for up to a hundred milliseconds, which it counted as the servers' round trips. It
     # collects no cycles while it measures (games and echoes alike); reference counting still frees the frames.
     gc.freeze()
     gc.disable()
     try:
-        return await measure(args, addresses, tables)
+        return await play(args, addresses, tables)
     finally:
         gc.enable()
 
 
-async def measure(args, addresses: list[str], tables) -> tuple[Stats, Stats, Stats, float]:
+async def cpu_over(start: float, stop: float, window: CpuWindow) -> dict:
+    """``window``'s figures from the instant ``start`` to ``stop`` (``time.perf_counter`` values)."""
+    await asyncio.sleep(max(0.0, start - time.perf_counter()))
+    window.start()
+    await asyncio.sleep(max(0.0, stop - time.perf_counter()))
+    return window.stop()
+
+
+async def measure(args, addresses: list[str], tables) -> tuple[Stats, Stats, Stats, float, dict]:
     moves = Stats()
-    clock = Clock(len(tables), args.connecting)
+    clock = Clock(len(tables), args.connecting, args.interval)
     games = [
         asyncio.create_task(play_game(match_id, keys, addresses, args, moves, clock))
         for match_id, keys in tables
@@ -287,8 +333,10 @@ async def measure(args, addresses: list[str], tables) -> tuple[Stats, Stats, Sta
     )
     clock.measure_from = time.perf_counter() + args.warmup
     clock.stop = clock.measure_from + args.duration
+    cpu = asyncio.create_task(cpu_over(clock.measure_from, clock.stop, CpuWindow(usage_selectors(addresses))))
     await asyncio.gather(*games)
     elapsed = args.duration
+    cpu = await cpu
     await asyncio.sleep(5)  # the servers settle the games' disconnections before the echo's sockets arrive
     pair_echo = Stats()
     stop = time.perf_counter() + min(args.duration, 20)
@@ -309,16 +357,197 @@ async def measure(args, addresses: list[str], tables) -> tuple[Stats, Stats, Sta
             for index, (_match, keys) in enumerate(tables * 2)
         )
     )
-    return moves, pair_echo, echo, elapsed
+    return moves, pair_echo, echo, elapsed, cpu
 
 
-def report(args, moves: Stats, pair_echo: Stats, echo: Stats, elapsed: float) -> None:
-    ms = [value * 1000 for value in moves.round_trips]
-    backend = (
+# --- the knee: the highest offered load whose p99 stays under a limit ---------------------------------------------
+
+
+def next_offered_load(
+    steps: list[tuple[float, bool]],
+    start: float,
+    factor: float,
+    precision: float,
+    ceiling: float,
+    floor: float,
+) -> float | None:
+    """The next offered load (moves/s) to try, given the ``(offered, good)`` steps run so far, or ``None`` when the
+    search is over. Upward from ``start`` by ``factor`` until a step is bad (or the next would pass ``ceiling``),
+    then bisection between the highest good step below the lowest bad one and that bad one, until they are within
+    ``precision`` of each other (0.1: the bad one at most 10 % above). If the first steps are bad, downward by
+    ``factor``, over when the next would be below ``floor``."""
+    if not steps:
+        return start
+    bad = [offered for offered, good in steps if not good]
+    if not bad:
+        following = max(offered for offered, _good in steps) * factor
+        return following if following <= ceiling else None
+    lowest_bad = min(bad)
+    good_below = [offered for offered, good in steps if good and offered < lowest_bad]
+    if not good_below:
+        following = lowest_bad / factor
+        return following if following >= floor else None
+    highest_good = max(good_below)
+    if lowest_bad <= highest_good * (1 + precision):
+        return None
+    return (highest_good + lowest_bad) / 2
+
+
+def knee_of(steps: list[tuple[float, bool]]) -> tuple[float | None, float | None]:
+    """(the highest good offered load below the lowest bad one, that bad one): ``None`` where there is none."""
+    bad = [offered for offered, good in steps if not good]
+    lowest_bad = min(bad, default=None)
+    good = [offered for offered, ok in steps if ok and (lowest_bad is None or offered < lowest_bad)]
+    return max(good, default=None), lowest_bad
+
+
+class Step:
+    """One step of the knee search: its offered load, what was measured, and whether it is good."""
+
+    def __init__(self, offered, window, round_trips, errors, cpu, finished, limit_ms) -> None:
+        self.offered, self.window, self.errors = offered, window, errors
+        self.cpu, self.finished = cpu, finished
+        self.ms = [value * 1000 for value in round_trips]
+        self.achieved = len(self.ms) / window
+        # Good: p99 under the limit, no error, and the load was offered (with round trips longer than a game's
+        # interval between moves, the games cannot offer it: the servers are behind).
+        self.good = (
+            bool(self.ms)
+            and percentile(self.ms, 0.99) < limit_ms
+            and not errors
+            and self.achieved >= 0.9 * offered
+        )
+
+    def line(self, number: int, games: int) -> str:
+        cpu = "; ".join(
+            f"{label} {figures.per_move_ms(len(self.ms)):.2f} ms/move ({figures.core_percent:.0f} % of a core)"
+            if figures is not None and self.ms
+            else f"{label} n/a"
+            for label, figures in self.cpu.items()
+        )
+        ended = f", {self.finished} of {games} games not playing: over or failed" if self.finished else ""
+        return (
+            f"step {number}: offered {self.offered:.1f} moves/s (a move every {games / self.offered:.2f} s per "
+            f"game{ended}): {self.achieved:.1f} moves/s, p50 {percentile(self.ms, 0.5):.1f}  p95 "
+            f"{percentile(self.ms, 0.95):.1f}  p99 {percentile(self.ms, 0.99):.1f} ms, errors "
+            f"{self.errors or 'none'}; CPU: {cpu} -> {'good' if self.good else 'BAD'}"
+        )
+
+
+def errors_since(before: dict[str, int], now: dict[str, int]) -> dict[str, int]:
+    return {code: count - before.get(code, 0) for code, count in now.items() if count > before.get(code, 0)}
+
+
+async def find_knee(args, addresses: list[str], tables) -> list[Step]:
+    """Play every game throughout, changing the pace of all of them at each step: a settle at the new pace, then
+    ``--step-duration`` seconds measured, then a second's tail for the measured moves still in flight (a move
+    still waiting its views when the step is judged counts with the time it has waited so far)."""
+    moves = Stats()
+    clock = Clock(len(tables), args.connecting, len(tables) / args.knee_start)
+    clock.measure_from = 0.0
+    clock.stop = float("inf")
+    games = [
+        asyncio.create_task(play_game(match_id, keys, addresses, args, moves, clock))
+        for match_id, keys in tables
+    ]
+    await clock.all_ready.wait()
+    print(
+        f"{len(tables) - clock.finished} games connected (errors: {moves.errors or 'none'}); searching the knee "
+        f"(p99 < {args.p99_limit} ms)",
+        file=sys.stderr,
+    )
+    selectors = usage_selectors(addresses)
+    steps: list[Step] = []
+    try:
+        while len(steps) < args.knee_steps:
+            offered = next_offered_load(
+                [(step.offered, step.good) for step in steps],
+                args.knee_start,
+                args.knee_factor,
+                args.knee_precision,
+                args.knee_ceiling,
+                args.knee_floor,
+            )
+            if offered is None:
+                break
+            previous_interval, clock.interval = clock.interval, len(tables) / offered
+            # every game has woken up at least once at the new pace
+            await asyncio.sleep(max(args.knee_settle, 1.5 * previous_interval))
+            errors_before = dict(moves.errors)
+            window = CpuWindow(selectors)
+            window.start()
+            started = time.perf_counter()
+            await asyncio.sleep(args.step_duration)
+            ended = time.perf_counter()
+            cpu = window.stop()
+            await asyncio.sleep(1.0)
+            judged = time.perf_counter()
+            round_trips = [
+                round_trip
+                for round_trip, sent in zip(moves.round_trips, moves.sent_at, strict=True)
+                if started <= sent < ended
+            ] + [judged - sent for sent in moves.in_flight if started <= sent < ended]
+            step = Step(
+                offered,
+                ended - started,
+                round_trips,
+                errors_since(errors_before, moves.errors),
+                cpu,
+                clock.finished,
+                args.p99_limit,
+            )
+            steps.append(step)
+            print(step.line(len(steps), len(tables)), flush=True)
+    finally:
+        clock.stop = time.perf_counter()
+        await asyncio.gather(*games)
+    return steps
+
+
+def report_knee(args, steps: list[Step]) -> None:
+    knee, lowest_bad = knee_of([(step.offered, step.good) for step in steps])
+    print(
+        f"stack: {backend_name()}, {args.processes} ASGI process(es), game {args.game}, {args.games} games, "
+        f"{args.step_duration:g} s measured per step"
+    )
+    if knee is None:
+        print(f"knee: none found (no step had p99 < {args.p99_limit} ms without error)")
+        return
+    chosen = next(step for step in steps if step.offered == knee)
+    above = (
+        f"the lowest bad step, {lowest_bad:.1f} moves/s offered, did not"
+        if lowest_bad is not None
+        else f"no step was bad: the knee is above the last step (--knee-ceiling {args.knee_ceiling:g})"
+    )
+    cpu = "; ".join(f"{label} {describe(figures, len(chosen.ms))}" for label, figures in chosen.cpu.items())
+    print(
+        f"knee: {knee:.1f} moves/s offered ({chosen.achieved:.1f} made, p50 {percentile(chosen.ms, 0.5):.1f} ms, "
+        f"p99 {percentile(chosen.ms, 0.99):.1f} ms): the highest step with p99 < {args.p99_limit} ms and no "
+        f"error; {above}"
+    )
+    print(f"CPU at the knee: {cpu}")
+    pairs = [(step.offered, step.good) for step in steps]
+    if (
+        next_offered_load(
+            pairs, args.knee_start, args.knee_factor, args.knee_precision, args.knee_ceiling, args.knee_floor
+        )
+        is not None
+    ):
+        print(
+            f"(the search stopped at --knee-steps {args.knee_steps}: the knee is at least the figure above)"
+        )
+
+
+def backend_name() -> str:
+    return (
         "PostgreSQL + Redis" if os.environ.get("DATABASE_URL") and settings.REDIS_URL else "embedded default"
     )
+
+
+def report(args, moves: Stats, pair_echo: Stats, echo: Stats, elapsed: float, cpu: dict) -> None:
+    ms = [value * 1000 for value in moves.round_trips]
     print(
-        f"stack: {backend}, {args.processes} ASGI process(es), game {args.game}, {args.games} games, "
+        f"stack: {backend_name()}, {args.processes} ASGI process(es), game {args.game}, {args.games} games, "
         f"interval {args.interval}s"
     )
     if args.timeline:
@@ -352,6 +581,33 @@ def report(args, moves: Stats, pair_echo: Stats, echo: Stats, elapsed: float) ->
         f"errors: {moves.errors or 'none'}; pair echo errors: {pair_echo.errors or 'none'}; "
         f"ping echo errors: {echo.errors or 'none'}"
     )
+    report_cpu(cpu, len(ms), elapsed)
+
+
+def report_cpu(cpu: dict, moves: int, window: float) -> None:
+    """CPU over the measured window per move completed in it, and as a share of one core; "n/a" where there is no
+    reading (no ``/proc``, servers not on this machine, PostgreSQL not in use)."""
+    print(f"CPU over the {window:g} s measured, {moves} moves (utime + stime from /proc):")
+    for label in (SERVERS, POSTGRES, LOAD_GENERATOR):
+        print(f"  {CPU_LABELS[label]}: {describe(cpu.get(label), moves)}{why_not(cpu, label)}")
+
+
+def local_postgresql() -> bool:
+    database = settings.DATABASES["default"]
+    host = database.get("HOST") or ""
+    return database["ENGINE"].endswith("postgresql") and (host in LOCAL or host.startswith("/"))
+
+
+def why_not(cpu: dict, label: str) -> str:
+    if not proc_usage.available():
+        return " (no /proc here)"
+    if label not in cpu:
+        return (
+            " (no server listening on this machine)"
+            if label == SERVERS
+            else " (the site's database is not a PostgreSQL on this machine)"
+        )
+    return ""
 
 
 def report_stages(folder: str) -> None:
@@ -394,7 +650,9 @@ def main() -> None:
     parser.add_argument(
         "--timeline", action="store_true", help="also print each measured second's move round trips"
     )
-    parser.add_argument("--processes", type=int, default=2, help="daphne processes to start")
+    parser.add_argument(
+        "--processes", type=int, help="server processes to start (default 2; 1 with --find-knee)"
+    )
     parser.add_argument(
         "--server",
         default="tapete.serve",
@@ -408,16 +666,53 @@ def main() -> None:
         action="store_true",
         help="serve bench.stage_trace, which stamps each move's stages in the servers, and print where the time went",
     )
+    knee = parser.add_argument_group(
+        "knee search",
+        "--find-knee steps the offered load (moves/s over all --games) up, then bisects, printing each step",
+    )
+    knee.add_argument(
+        "--find-knee", action="store_true", help="find the highest offered load with p99 < limit"
+    )
+    knee.add_argument(
+        "--p99-limit", type=float, default=50.0, help="a step is good if its p99 is under this (ms)"
+    )
+    knee.add_argument("--knee-start", type=float, default=50.0, help="the first step's offered moves/s")
+    knee.add_argument(
+        "--knee-factor", type=float, default=1.5, help="each step up multiplies the load by this"
+    )
+    knee.add_argument(
+        "--knee-precision",
+        type=float,
+        default=0.1,
+        help="bisect until the lowest bad step is at most this share above the highest good one",
+    )
+    knee.add_argument("--knee-ceiling", type=float, default=5000.0, help="no step above this many moves/s")
+    knee.add_argument(
+        "--knee-floor",
+        type=float,
+        default=10.0,
+        help="if the first steps are bad, none below this many moves/s",
+    )
+    knee.add_argument("--knee-steps", type=int, default=14, help="at most this many steps")
+    knee.add_argument("--step-duration", type=float, default=12.0, help="seconds measured per step")
+    knee.add_argument(
+        "--knee-settle", type=float, default=3.0, help="seconds played at a step's pace before it is measured"
+    )
     args = parser.parse_args()
     if args.stages and args.target:
         parser.error("--stages starts its own servers: it cannot be used with --target")
+    if args.find_knee and (args.stages or args.timeline):
+        parser.error("--find-knee prints its own steps: no --stages or --timeline")
+    if args.processes is None:
+        args.processes = len(args.target.split(",")) if args.target else 1 if args.find_knee else 2
+    play = find_knee if args.find_knee else measure
     speed_before = machine_speed_us()
     call_command("migrate", verbosity=0)
     tables = create_tables(args.game, args.games)
     print(f"{len(tables)} tables created", file=sys.stderr)
     if args.target:
         addresses = args.target.split(",")
-        moves, pair_echo, echo, elapsed = asyncio.run(run(args, addresses, tables))
+        results = asyncio.run(run(args, addresses, tables, play))
     else:
         # Every socket of the load generator comes from 127.0.0.1: lift the per-address socket limit.
         env = {"DJANGO_DEBUG": "false", "TAPETE_WS_SOCKETS_PER_IP": "1000000"}
@@ -428,8 +723,11 @@ def main() -> None:
             application = "bench.stage_trace:application"
         with daphne_servers(args.processes, env, application, args.server) as ports:
             addresses = [f"127.0.0.1:{port}" for port in ports]
-            moves, pair_echo, echo, elapsed = asyncio.run(run(args, addresses, tables))
-    report(args, moves, pair_echo, echo, elapsed)
+            results = asyncio.run(run(args, addresses, tables, play))
+    if args.find_knee:
+        report_knee(args, results)
+    else:
+        report(args, *results)
     if args.stages:
         report_stages(stage_log.name)
         stage_log.cleanup()

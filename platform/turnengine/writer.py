@@ -18,6 +18,11 @@ transaction commits: nothing is sent for a change that was rolled back or never 
 an outer transaction holds it (a moderator's, the lobby's "Play now"), the row lock is not held while views are
 built. No caller sends a match's frames itself.
 
+A player's move on PostgreSQL takes a shorter road to the same commit (:func:`change_match`): the match is read
+without the lock (or taken from this process's copy, ``turnengine.match_cache``) and written by one statement that
+stands only if nothing wrote the row meanwhile; otherwise, or when the change finishes the match, it is done again
+under :func:`locked`.
+
 Who may sit at a table is decided here too, under the table's lock (:func:`seat_player`, the only way a seat is
 taken): a ranked table seats people only, never the site's computer players, and bot accounts only where the table
 admits them (rated in the bot pool); a player barred from ranked play (``turnengine.fair_play``) sits at friendly

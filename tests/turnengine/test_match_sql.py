@@ -6,6 +6,7 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
+from ratings.models import RatingChange
 from turnengine import match_cache, match_sql, outbox, services
 from turnengine.models import Match, MatchAction
 
@@ -162,3 +163,20 @@ def test_a_move_at_a_version_the_copy_has_not_reached_reads_the_row(start_table)
     bumped = match.version + 1
     _play_first_legal(match, users)  # at the newer version
     assert Match.objects.get(pk=match.pk).version == bumped + 1
+
+
+@optimistic
+def test_a_move_that_finishes_a_ranked_game_is_written_under_the_lock_with_its_ratings(start_table):
+    """The optimistic write is one statement; a finish settles the ratings in the result's transaction, so the
+    finishing move is made again under the lock, and the game is rated once."""
+    match, users = start_table("tictactoe", 2, ranked=True)
+    for seat, cell in [(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)]:  # seat 0: three in the top row
+        match.refresh_from_db()
+        services.match_apply_action(
+            match_id=match.pk, user=users[seat], expected_version=match.version, action={"type": "mark", "cell": cell}
+        )
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.result["ranking"] == [[0], [1]]
+    deltas = dict(RatingChange.objects.filter(match=match).values_list("user_id", "delta"))
+    assert deltas[users[0].pk] > 0 > deltas[users[1].pk] and len(deltas) == 2
+    assert match_cache.recall(match.pk) is None, "no copy is kept of a finished match"

@@ -50,6 +50,8 @@ MESSAGES = {
     "invalid_range": _("The minimum rating is above the maximum."),
     "rating_out_of_range": _("Your rating is outside this table's range."),
     "not_finished": _("This game is not over yet."),
+    "invalid_spectator_delay": _("A spectator delay is for ranked tables, up to 20 moves."),
+    "already_accepted": _("You already accepted this rematch: leave its table instead."),
     "invalid_grace": _("The grace for a disconnected player must be between 1 and 600 seconds."),
     "guest_unranked": _("Guests play friendly tables only: keep your account to play ranked tables."),
 }

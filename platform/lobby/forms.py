@@ -18,6 +18,7 @@ from tapete_sdk.plugin import InvalidOptions, Option, player_counts_of, presets_
 
 from lobby.option_text import option_error_sentence
 from turnengine import clocks
+from turnengine.spectating import MAX_DELAY
 
 OPTION_PREFIX = "opt_"
 CUSTOM = "custom"
@@ -116,6 +117,14 @@ class TableForm(forms.Form):
         max_value=4000,
         help_text=_("Ranked tables only: players above this rating cannot join."),
     )
+    spectator_delay = forms.IntegerField(
+        label=_("Spectator delay (moves)"),
+        required=False,
+        min_value=0,
+        max_value=MAX_DELAY,
+        initial=0,
+        help_text=_("Ranked tables only: spectators see the game this many moves late, so nobody can relay it to a player."),
+    )
 
     disconnect_grace = forms.IntegerField(
         label=_("Grace for a disconnected player (seconds)"),
@@ -157,7 +166,7 @@ class TableForm(forms.Form):
         else:
             del self.fields["preset"]
         if not may_rank:  # guests play friendly tables only
-            for name in ("ranked", "min_rating", "max_rating"):
+            for name in ("ranked", "min_rating", "max_rating", "spectator_delay"):
                 del self.fields[name]
         self.asked_options = [option for option in rules.options if asked(option)]
         for option in self.asked_options:
@@ -249,6 +258,10 @@ class TableForm(forms.Form):
         if cleaned["ranked"] and clocks.PROFILES[cleaned["time_control"]].kind == clocks.NO_LIMIT:
             self.add_error("time_control", _("Ranked tables need a time limit."))
             return cleaned
+        if cleaned.get("spectator_delay") and not cleaned["ranked"]:
+            self.add_error("spectator_delay", _("Only ranked tables can delay their spectators."))
+            return cleaned
+        cleaned["spectator_delay"] = cleaned.get("spectator_delay") or 0
         if cleaned.get("disconnect_grace") is None:
             cleaned["disconnect_grace"] = clocks.DEFAULT_GRACE_MS // clocks.SECOND
         options = self._custom_options()

@@ -4,18 +4,20 @@ The first player to accept opens it (and becomes its creator); the computer play
 each other player who accepts takes their old seat. As soon as every human player of the old table has accepted,
 the new table starts by itself; until then it waits in the lobby like any open table, where its creator may start
 it once it is full (seats nobody took back can be given to a computer player or to anyone who joins).
+
+Every player still on the old table's result screen sees the offer (``turnengine.rematch_offers.rematch_state``):
+who offered, who accepted, and who declined (:func:`rematch_decline`); a player who declined may still accept.
 """
 
 from __future__ import annotations
-
-from functools import partial
 
 from lobby.errors import LobbyError
 from lobby.services import count_new_table, seat_player
 from moderation.sanctions import is_locked_out
 from moderation.services import network_notices_for
 from turnengine import services, writer
-from turnengine.models import Match, Seat
+from turnengine.models import Match, RematchDecline, Seat
+from turnengine.rematch_offers import rematch_state
 from turnengine.updates import Update, encode_frame
 
 
@@ -38,6 +40,7 @@ def table_rematch(*, user, match_id: int, ip_address: str | None = None) -> tupl
         mine = next((seat for seat in old_seats if seat.user_id == user.pk), None)
         if mine is None:
             raise LobbyError("not_seated")
+        RematchDecline.objects.filter(match=old, user=user).delete()  # changed their mind
         new_id = Match.objects.filter(rematch_of=old).values_list("pk", flat=True).first()
         if new_id is None:
             count_new_table(user=user, ip_address=ip_address)
@@ -53,7 +56,7 @@ def table_rematch(*, user, match_id: int, ip_address: str | None = None) -> tupl
                     started = change
                 else:
                     change.commit(seats_changed=True)
-        held.commit(frames=partial(rematch_notice, new=new))
+        held.commit(frames=rematch_notice)
     return new, None if started is None else started.update
 
 
@@ -87,16 +90,38 @@ def _open_rematch(old: Match, old_seats: list[Seat], user) -> Match:
         max_rating=old.max_rating,
         rematch_of=old,
         admits_bots=old.admits_bots,
+        spectator_delay=old.spectator_delay,
         bot_seats=sorted(seat.index for seat in robots if seat.index in old.bot_seats),
         seats=[Seat(index=seat.index, user=seat.user) for seat in robots],
     )
     return new
 
 
-def rematch_notice(old: Match, *, new: Match) -> Update:
-    """What the players still on the old table's result screen hear: who is ready to play again, and where."""
-    accepted = list(
-        new.seats.filter(user__is_bot=False).order_by("index").values_list("user__username", flat=True)
-    )
-    data = {"match_id": new.pk, "status": new.status, "accepted": accepted}
-    return Update({old.group_name("all"): encode_frame("rematch", None, data)})
+def rematch_decline(*, user, match_id: int) -> None:
+    """``user`` says no to playing the finished table ``match_id`` again (before or after someone offered it):
+    the others' result screens show it on commit. Saying it twice changes nothing; one who already took a seat at
+    the rematch leaves that table instead (``already_accepted``)."""
+    with writer.locked(match_id) as held:
+        old = held.match
+        if old is None:
+            raise Match.DoesNotExist
+        if old.status != Match.Status.FINISHED:
+            raise LobbyError("not_finished")
+        if not old.seats.filter(user=user).exists():
+            raise LobbyError("not_seated")
+        if Seat.objects.filter(match__rematch_of=old, user=user).exists():
+            raise LobbyError("already_accepted")
+        _decline, created = RematchDecline.objects.get_or_create(match=old, user=user)
+        if created:
+            held.commit(frames=rematch_notice)
+
+
+def rematch_notice(old: Match) -> Update:
+    """What the players still on the old table's result screen hear: who offered to play again and where, who
+    accepted, who declined; the rematch's waiting page hears it too (who offered waits there)."""
+    data = rematch_state(old)
+    frame = encode_frame("rematch", None, data)
+    groups = [old.group_name("all")]
+    if data["status"] == Match.Status.OPEN:  # only its waiting page: a started table's page keeps its own state
+        groups.append(Match(pk=data["match_id"]).group_name("all"))
+    return Update(dict.fromkeys(groups, frame))

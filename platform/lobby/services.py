@@ -21,6 +21,7 @@ from turnengine import bot_seats, clocks, services, writer
 from turnengine.errors import EngineError
 from turnengine.models import Match, Seat
 from turnengine.programs import is_bot_account
+from turnengine.spectating import MAX_DELAY
 from turnengine.updates import Update
 from web import throttle
 
@@ -40,12 +41,14 @@ def table_create(
     ip_address: str | None = None,
     grace_seconds: int = clocks.DEFAULT_GRACE_MS // clocks.SECOND,
     allow_bots: bool = False,
+    spectator_delay: int = 0,
 ) -> Match:
     """Open a table; the creator takes seat 0. Options are normalized by the game (invalid ones are refused);
     ``time_control`` names a clock profile (no limit only for friendly tables); a ranked table may be restricted
     to players rated between ``min_rating`` and ``max_rating``; ``grace_seconds`` is how long a disconnected
     player keeps their turn in real time before the computer plays it (``turnengine.clocks``); ``allow_bots``
-    admits bot accounts (a bot account's own tables always do: see ``botapi.accounts``)."""
+    admits bot accounts (a bot account's own tables always do: see ``botapi.accounts``); ``spectator_delay`` (ranked
+    tables only) makes spectators see the game that many moves late (``turnengine.spectating``)."""
     if is_locked_out(user):
         raise LobbyError("suspended")
     if time_control not in clocks.PROFILES:
@@ -60,6 +63,8 @@ def table_create(
         raise LobbyError("invalid_grace")
     if min_rating is not None and max_rating is not None and min_rating > max_rating:
         raise LobbyError("invalid_range")
+    if not 0 <= spectator_delay <= MAX_DELAY or (spectator_delay and not ranked):
+        raise LobbyError("invalid_spectator_delay")
     try:
         rules = registry.get(game)
     except KeyError:
@@ -81,6 +86,7 @@ def table_create(
                 min_rating=min_rating,
                 max_rating=max_rating,
                 admits_bots=allow_bots or is_bot_account(user),
+                spectator_delay=spectator_delay,
                 seats=[Seat(index=0, user=user, ip_address=ip_address)],
             )
         except EngineError as refusal:  # the creator may not sit there (a playban bars ranked tables)

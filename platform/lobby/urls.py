@@ -23,5 +23,6 @@ urlpatterns = [
     path("table/<int:match_id>/cancel/", views.table_cancel, name="cancel"),
     path("table/<int:match_id>/start/", views.table_start, name="start"),
     path("table/<int:match_id>/again/", views.table_rematch, name="rematch"),
+    path("table/<int:match_id>/again/decline/", views.table_rematch_decline, name="rematch_decline"),
     path("invite/<printable:token>/", views.invite, name="invite"),
 ]

@@ -16,12 +16,13 @@ from tapete_sdk import registry
 from tapete_sdk.plugin import play_now_players, presets_of
 
 from accounts.guests import login_or_guest
-from lobby import option_text, rematch, selectors, services
+from lobby import featured, option_text, rematch, selectors, services
 from lobby.errors import LobbyError, TooManyTables
 from lobby.forms import TableForm
 from turnengine import bot_seats, clocks
 from turnengine.fair_play import playban_durations, playban_notice
 from turnengine.models import Match
+from turnengine.rematch_offers import rematch_state
 from turnengine.views import MAX_SEATS, board_templates
 from web.params import BadParameter, int_param
 
@@ -50,6 +51,7 @@ def _may_rank(user) -> bool:
 
 def home(request):
     level = request.session.get(PLAY_LEVEL_SESSION_KEY)
+    live = featured.featured_tables()
     games = [
         {
             "rules": rules,
@@ -57,6 +59,7 @@ def home(request):
             "levels": bot_seats.level_choices(rules.key),
             "players": play_now_players(rules),
             "picture": select_template([f"{rules.key}/picture.html", "pictures/none.html"]),
+            "featured": live.get(rules.key),
         }
         for rules in registry.all_games()
     ]
@@ -169,6 +172,7 @@ def table_create(request, game: str):
             allow_bots=form.cleaned_data["allow_bots"],
             ip_address=request.META.get("REMOTE_ADDR"),
             grace_seconds=form.cleaned_data["disconnect_grace"],
+            spectator_delay=form.cleaned_data.get("spectator_delay", 0),
         )
     except TooManyTables as error:
         page = {"rules": rules, "form": form, **_table_lists(rules)}
@@ -197,6 +201,8 @@ def table(request, match_id: int):
         "playban_message": playban_notice(user=request.user) if match.ranked and my_seat is None else None,
         **board_templates(match.game),
     }
+    if match.status == Match.Status.OPEN and match.rematch_of_id is not None:  # who said no to this rematch
+        context["rematch_offer"] = rematch_state(match.rematch_of)
     template = "lobby/waiting.html" if match.status == Match.Status.OPEN else "turnengine/table.html"
     return render(request, template, context)
 
@@ -296,3 +302,17 @@ def table_rematch(request, match_id: int):
     except Match.DoesNotExist:
         raise Http404 from None
     return redirect("lobby:table", match_id=new.pk)
+
+
+@login_required
+@require_POST
+def table_rematch_decline(request, match_id: int):
+    """ "No, thanks" to a rematch offer: the others see it; back to the game's lobby."""
+    match = get_object_or_404(Match, pk=match_id)
+    declined, _ = _run(
+        request, match_id, lambda: rematch.rematch_decline(user=request.user, match_id=match_id)
+    )
+    if declined:
+        messages.info(request, gettext("You declined the rematch."))
+        return redirect("lobby:game", game=match.game)
+    return redirect("lobby:table", match_id=match_id)

@@ -2,7 +2,8 @@
 
 It authenticates (session cookie; the origin is checked by the ASGI router), resolves the user's seat, joins that
 seat's group (or the spectators') and the table's, sends a snapshot, then turns each client message into a service
-call. Limits, parsing, errors and close codes are the base's (``realtime.sockets``); views in order, the mover's
+call. A visitor without an account may watch: their socket joins the spectators' group like any spectator's (the
+same one frame per version) and may only read (``login_required`` for chat). Limits, parsing, errors and close codes are the base's (``realtime.sockets``); views in order, the mover's
 own view first and ``sync`` are ``realtime.delivery``'s; the process's heartbeat (``realtime.heartbeat``) keeps
 every socket up to date. Frame format and codes: ``docs/protocol.md``.
 """
@@ -19,7 +20,7 @@ from moderation.sanctions import is_locked_out, user_group
 from moderation.services import chat_mute_toggle
 from realtime.broadcast import run_writer
 from realtime.delivery import OrderedViews
-from realtime.frames import Act, Chat, ClientMessage, Intent, Mute
+from realtime.frames import Act, Chat, ClientMessage, Intent, Mute, Quick
 from realtime.heartbeat import HEARTBEAT
 from realtime.liveness import Presence
 from realtime.sockets import (
@@ -29,9 +30,10 @@ from realtime.sockets import (
     REGISTER,
     FrameSocket,
 )
-from turnengine import chat, seat_frames, services, timers, timing, updates
+from turnengine import chat, quick_chat, seat_frames, services, spectating, timers, timing, updates
 from turnengine.errors import engine_error
 from turnengine.models import Match, Seat
+from turnengine.rematch_offers import rematch_state, series_score
 
 # A move's transaction and the frames built from it run on the process's writer thread in one hop (run_writer):
 # measured under load, a second hop to another thread for the frames cost more than the frames themselves.
@@ -46,12 +48,12 @@ SEAT_INTENTS = {
 class MatchConsumer(OrderedViews, FrameSocket):
     async def open(self) -> None:
         user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
+        if user is None:
             await self.refuse(CLOSE_UNAUTHENTICATED)
             return
-        self.user = user
+        self.user = user  # a visitor's AnonymousUser watches (spectators' group, read-only)
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
-        if await database_sync_to_async(is_locked_out)(user):
+        if user.is_authenticated and await database_sync_to_async(is_locked_out)(user):
             await self.accept()  # accepted, so that the page can read why (a refused handshake says nothing)
             if not await self.close_sanctioned(None):
                 await self.close_with(CLOSE_SUSPENDED)  # lifted meanwhile: the plain refusal
@@ -60,14 +62,12 @@ class MatchConsumer(OrderedViews, FrameSocket):
         if not found:
             await self.refuse(CLOSE_NOT_FOUND)
             return
-        self.groups_joined = [
-            self.match.group_name(self.seat),
-            self.match.group_name("all"),
-            user_group(self.user.pk),  # a suspension or ban closes this socket at once
-        ]
+        self.groups_joined = [self.match.group_name(self.seat), self.match.group_name("all")]
+        if user.is_authenticated:
+            self.groups_joined.append(user_group(self.user.pk))  # a suspension or ban closes this socket at once
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        self.presence = Presence(self, self.match.pk, self.seat)
+        self.presence = Presence(self, self.match.pk, self.seat, user_id=self.user.pk)
         try:
             if self.seat is None:  # counted before the snapshot is read (presence.connection_open says why)
                 await self.presence.opened()
@@ -87,12 +87,17 @@ class MatchConsumer(OrderedViews, FrameSocket):
             return False
         self.seat = (
             Seat.objects.filter(match=self.match, user=self.user).values_list("index", flat=True).first()
+            if self.user.is_authenticated
+            else None
         )
         return True
 
     def _snapshot(self) -> str:
         self.match.refresh_from_db()
-        return seat_frames.match_snapshot(match=self.match, seat=self.seat)
+        extra = {"spectators": spectating.spectators_data(self.match)}
+        if self.match.status == Match.Status.FINISHED:  # the result screen: the rematch offer, the series' score
+            extra.update(rematch=rematch_state(self.match), series=series_score(self.match))
+        return seat_frames.match_snapshot(match=self.match, seat=self.seat, extra=extra)
 
     async def snapshot_text(self) -> str:
         return await database_sync_to_async(self._snapshot)()
@@ -100,7 +105,7 @@ class MatchConsumer(OrderedViews, FrameSocket):
     def _user_sync_bucket(self):
         """Every socket of one user draws its ``sync`` snapshots from one bucket (``realtime.delivery``)."""
         return REGISTER.bucket(
-            f"sync:{self.user_key}",
+            f"sync:{self.user_key or self.ip_key or self.channel_name}",
             rate=settings.TAPETE_WS_SYNC_PER_USER_PER_SECOND,
             burst=settings.TAPETE_WS_SYNC_PER_USER_BURST,
         )
@@ -116,10 +121,14 @@ class MatchConsumer(OrderedViews, FrameSocket):
                 await self.presence.closed()
 
     async def handle(self, message: ClientMessage) -> None:
+        if isinstance(message, Chat | Quick | Mute) and not self.user.is_authenticated:
+            raise engine_error("login_required")
         if isinstance(message, Act):
             await self.on_act(message)
         elif isinstance(message, Chat):
             await self.on_chat(message)
+        elif isinstance(message, Quick):
+            await self.on_quick(message)
         elif isinstance(message, Mute):
             await self.on_mute(message)
         elif message.kind == "sync":
@@ -168,6 +177,13 @@ class MatchConsumer(OrderedViews, FrameSocket):
                 seat=self.seat,
                 text=message.text,
                 max_length=settings.TAPETE_CHAT_MAX_LENGTH,
+            )
+        )
+
+    async def on_quick(self, message: Quick) -> None:
+        await run_writer(
+            partial(
+                quick_chat.quick_post, match=self.match, user=self.user, seat=self.seat, phrase=message.phrase
             )
         )
 

@@ -8,7 +8,7 @@ What is checked, in this order:
 * no string anywhere in it (keys included) holds a control character (C0/C1, NUL included) or a lone surrogate:
   PostgreSQL cannot store NUL in text, and no field of the protocol needs them;
 * only the keys ``t``, ``v`` and ``d``; ``t`` one of the allow-listed kinds;
-* each kind's own fields: ``act`` needs an integer version and an action object; ``chat`` a ``text`` string;
+* each kind's own fields: ``act`` needs an integer version and an action object; ``chat`` a ``text`` string; ``quick`` a ``phrase`` string;
   ``mute``/``unmute`` a ``username`` string; the others take no data (``v`` and ``d`` are ignored).
 
 An action is only checked to be a JSON object here: its canonical form comes from the game's rules
@@ -41,6 +41,13 @@ class Chat:
 
 
 @dataclass(frozen=True)
+class Quick:
+    """A quick phrase or reaction, by its key (``turnengine.quick_chat`` checks it)."""
+
+    phrase: str
+
+
+@dataclass(frozen=True)
 class Mute:
     username: str
     mute: bool
@@ -53,9 +60,9 @@ class Intent:
     kind: str
 
 
-ClientMessage = Act | Chat | Mute | Intent
+ClientMessage = Act | Chat | Quick | Mute | Intent
 INTENTS = ("sync", "back", "leave", "end", "claim")
-KINDS = frozenset({"act", "chat", "mute", "unmute", *INTENTS})
+KINDS = frozenset({"act", "chat", "quick", "mute", "unmute", *INTENTS})
 
 
 def parse_client_frame(
@@ -86,6 +93,8 @@ def parse_client_frame(
         return Act(version=version, action=data)
     if kind == "chat":
         return Chat(text=_string_field(data, "text"))
+    if kind == "quick":
+        return Quick(phrase=_string_field(data, "phrase"))
     if kind in ("mute", "unmute"):
         username = _string_field(data, "username")
         if len(username) > USERNAME_MAX_LENGTH:

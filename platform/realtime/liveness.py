@@ -103,10 +103,10 @@ class Presence:
     """One socket of ``consumer`` at a table, counted while it is open: :meth:`opened` after joining the table's
     groups (for a spectator, before its snapshot is read), :meth:`closed` when it closes."""
 
-    def __init__(self, consumer, match_id: int, seat: int | None) -> None:
+    def __init__(self, consumer, match_id: int, seat: int | None, *, user_id: int | None = None) -> None:
         self.life = current_life(consumer.scope)
         self.key = uuid.uuid4().hex
-        self.match_id, self.seat = match_id, seat
+        self.match_id, self.seat, self.user_id = match_id, seat, user_id
         self.life.live[self.key] = (match_id, seat)
         # Should the consumer die without closing (an exception out of a handler), its socket stops counting
         # here once the consumer is collected, and the ticker closes its row.
@@ -122,6 +122,7 @@ class Presence:
                 process_name=self.life.name,
                 match_id=self.match_id,
                 seat=self.seat,
+                user_id=self.user_id,
             ),
             timeout=send_bound(),
         )

@@ -38,6 +38,7 @@ def chat_payload(message: ChatMessage) -> dict:
         "id": message.pk,
         "user": message.user.username,
         "text": message.text,
+        "phrase": message.phrase or None,
         "channel": message.channel,
         "at": message.created_at.isoformat(),
     }
@@ -51,8 +52,9 @@ def recent_chat(*, match: Match, seat: int | None, limit: int = 50) -> list[dict
     return [chat_payload(message) for message in reversed(list(lines[:limit]))]
 
 
-def chat_post(*, match: Match, user, seat: int | None, text: object, max_length: int):
-    """Persist a chat line; its frame goes to its readers on commit."""
+def chat_post(*, match: Match, user, seat: int | None, text: object, max_length: int, phrase: str = ""):
+    """Persist a chat line (``phrase``: a quick line's key, ``turnengine.quick_chat``); its frame goes to its
+    readers on commit."""
     if not isinstance(text, str) or not text.strip():
         raise engine_error("chat_empty")
     text = text.strip()
@@ -67,7 +69,9 @@ def chat_post(*, match: Match, user, seat: int | None, text: object, max_length:
     if recent >= settings.TAPETE_CHAT_LINES_PER_MINUTE:
         raise engine_error("chat_rate_limited")
     channel = ChatMessage.Channel.PLAYERS if seat is not None else ChatMessage.Channel.SPECTATORS
-    message = ChatMessage.objects.create(match=match, user=user, text=text, channel=channel)
+    message = ChatMessage.objects.create(
+        match=match, user=user, text=text, channel=channel, phrase=phrase
+    )
     group = match.group_name("all") if channel == ChatMessage.Channel.PLAYERS else match.group_name(None)
     update = Update({group: encode_frame("chat", match.version, chat_payload(message))})
     outbox.send_on_commit(update)

@@ -32,6 +32,8 @@ MESSAGES = {
     "chat_empty": _("Say something first."),
     "chat_rate_limited": _("You are chatting too fast: wait a moment."),
     "chat_too_long": _("That chat message is too long."),
+    "unknown_phrase": _("There is no such quick phrase."),
+    "login_required": _("Log in to chat: visitors may only watch."),
     "intent_budget": _("You have left this game too often: wait a few minutes."),
     "not_legal": _("That action is not one of your legal actions now."),
     "claim_not_allowed": _(

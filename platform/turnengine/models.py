@@ -83,6 +83,11 @@ class Match(models.Model):
     # Open spectator sockets: a move builds and sends the spectators' frame only while someone watches. Derived:
     # the count of the match's spectator ``Connection`` rows, rewritten under the match's lock (turnengine.presence).
     spectator_connections = models.PositiveIntegerField(_("spectators connected"), default=0, editable=False)
+    # Ranked tables only (the creation form): spectators see the table as of this many versions ago, so a watcher
+    # cannot relay the game to a player (turnengine.spectating builds that view, once per version).
+    spectator_delay = models.PositiveSmallIntegerField(
+        _("spectator delay"), default=0, help_text=_("Spectators see the game this many moves late.")
+    )
     # A version whose frames could not be published (the channel layer was down): its deadlines wait until the
     # sockets have been brought up to date (realtime.delivery).
     undelivered_version = models.PositiveIntegerField(_("undelivered version"), null=True, blank=True, editable=False)
@@ -194,6 +199,16 @@ class Connection(models.Model):
         Match, on_delete=models.CASCADE, related_name="connections", verbose_name=_("match"), db_index=False
     )
     seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    # Whose socket it is (None: a visitor without an account): the table lists its logged-in spectators.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("user"),
+        db_index=False,
+    )
     opened_at = models.DateTimeField(_("opened"), auto_now_add=True)
 
     class Meta:
@@ -276,6 +291,9 @@ class ChatMessage(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, verbose_name=_("author"))
     channel = models.CharField(_("channel"), max_length=16, choices=Channel, default=Channel.PLAYERS)
     text = models.CharField(_("text"), max_length=500)
+    # A quick phrase or reaction (turnengine.quick_chat): its key, which each reader sees in their own language;
+    # ``text`` then holds its English words, for moderators.
+    phrase = models.CharField(_("quick phrase"), max_length=16, blank=True, default="")
     hidden = models.BooleanField(_("hidden by a moderator"), default=False)
     created_at = models.DateTimeField(_("time"), auto_now_add=True, db_index=True)
 
@@ -286,3 +304,21 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.text[:40]}"
+
+
+class RematchDecline(models.Model):
+    """A player of a finished table said no to its "Play again" offer (``lobby.rematch``): the others see who."""
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="rematch_declines", verbose_name=_("match")
+    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, verbose_name=_("player"))
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("declined rematch")
+        verbose_name_plural = _("declined rematches")
+        constraints = [models.UniqueConstraint(fields=["match", "user"], name="one_rematch_decline_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}: {self.user_id} declined"

@@ -36,6 +36,7 @@ from django.utils import timezone
 from turnengine import clocks, writer
 from turnengine.models import Connection, Match, PresenceNotice, Seat, ServerProcess
 from turnengine.seat_frames import presence_frames
+from turnengine.spectating import spectators_frame
 from turnengine.updates import Update
 
 DEAD_AFTER_TICKS = 3
@@ -50,17 +51,19 @@ def connection_open(
     match_id: int,
     seat: int | None,
     now: datetime | None = None,
+    user_id: int | None = None,
 ) -> Update:
     """Count a socket that opened (idempotent: a key already counted changes nothing). A spectator's is counted
     before its snapshot is read: a move committed before this is in the snapshot, and a move after it reads the
-    count under the match's lock and sends the spectators' frame."""
+    count under the match's lock and sends the spectators' frame. ``user_id`` names a logged-in spectator (a row
+    the ticker opens again after a failed write names nobody, as a visitor's)."""
     now = now or timezone.now()
     with transaction.atomic():
         _process_seen(process_id, process_name, now)
         return _settle(
             match_id,
             seat,
-            add=Connection(key=key, process_id=process_id, match_id=match_id, seat=seat),
+            add=Connection(key=key, process_id=process_id, match_id=match_id, seat=seat, user_id=user_id),
             now=now,
         )
 
@@ -167,7 +170,7 @@ def _settle(
         if seat is None:
             if match.spectator_connections != count:
                 match.spectator_connections = count
-                change.commit(changed=("spectator_connections",))
+                change.commit(changed=("spectator_connections",), frames=spectators_frame)
             return change.update
         Seat.objects.filter(match=match, index=seat).exclude(connections=count).update(connections=count)
         changed, notice = False, None

@@ -11,6 +11,7 @@ from ratings.selectors import match_pool, ratings_by_user
 from turnengine import clocks
 from turnengine.chat import recent_chat
 from turnengine.models import Match, MatchAction, PresenceNotice
+from turnengine.spectating import delayed_payload, is_delayed
 from turnengine.updates import Update, encode_frame
 
 
@@ -93,16 +94,23 @@ def build_update(match: Match, logged: list[MatchAction]) -> Update:
     watched = match.spectator_connections > 0  # read under the match's row lock: see presence.connection_open
     update = Update(match_id=match.pk, version=match.version)
     for seat in [*range(match.num_players), *([None] if watched else [])]:
-        update.frames[match.group_name(seat)] = encode_frame(
-            "view", match.version, seat_payload(match, seat, events, meta)
+        payload = (
+            delayed_payload(match, meta, whole_log=False)  # once per version, never from a seat's view
+            if seat is None and is_delayed(match)
+            else seat_payload(match, seat, events, meta)
         )
+        update.frames[match.group_name(seat)] = encode_frame("view", match.version, payload)
     return update
 
 
 def match_snapshot(*, match: Match, seat: int | None, chat_limit: int = 50, extra: dict | None = None) -> str:
     """The full frame a client gets on connect and on ``sync``: view, legal actions, its whole log, seats, chat."""
-    log = table_log(match) if match.state is not None else None
-    data = seat_payload(match, seat, log) if log is not None else {**match_meta(match), "seat": seat}
+    if seat is None and is_delayed(match):  # spectators of a delayed table: the log up to the version they see
+        data = delayed_payload(match, match_meta(match), whole_log=True)
+    elif match.state is not None:
+        data = seat_payload(match, seat, table_log(match))
+    else:
+        data = {**match_meta(match), "seat": seat}
     data.update(
         {
             "snapshot": True,

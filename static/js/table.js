@@ -76,6 +76,18 @@
 
   function ordinal(place) { return fmt(_("%s."), [place]); }
 
+  // Quick chat (turnengine/quick_chat.py holds the same keys): a line travels as its key and reads in each reader's
+  // own language. Reactions are an emoji, with words for screen readers.
+  const QUICK_PHRASES = {
+    hello: _("Hello!"), gl: _("Good luck!"), gg: _("Well played!"), thanks: _("Thanks!"),
+    oops: _("Oops!"), wow: _("Wow!"), think: _("Let me think…"), bye: _("Bye!"),
+  };
+  const QUICK_REACTIONS = { clap: ["👏", _("Applause")], laugh: ["😂", _("Laughter")], wink: ["😉", _("Wink")], sad: ["😢", _("Sad")] };
+  function quickText(phrase) {
+    if (QUICK_PHRASES[phrase]) return QUICK_PHRASES[phrase];
+    return QUICK_REACTIONS[phrase] ? QUICK_REACTIONS[phrase][0] : null;
+  }
+
   // The engine's own log lines (timeouts, absences, disconnections), the same for every game; ``who`` is the
   // seat's name. Also the moderators' match page's (moderation-log.js).
   function engineNotice(event, who) {
@@ -359,6 +371,33 @@
       return clock.kind === "realtime" && clock.grace_ms > 0 && this.serverNow() - other.offline_since >= clock.grace_ms;
     }
 
+    // Who watches: the count, and the logged-in spectators' names (sent when one comes or goes, not per move).
+    renderSpectators() {
+      const box = this.root.querySelector("[data-spectators]");
+      if (!box) return;
+      const info = this.spectators;
+      box.hidden = !info || !info.count;
+      if (box.hidden) return;
+      const count = fmt(ngettext("%s watching", "%s watching", info.count), [info.count]);
+      box.querySelector("[data-spectator-count]").textContent = count;
+      box.querySelector("[data-spectator-number]").textContent = String(info.count);  // phones: the eye and the number
+      box.querySelector("summary").setAttribute("aria-label", count);
+      const visitors = info.count - info.users.length - info.more;
+      const names = [...info.users];
+      if (info.more) names.push(fmt(ngettext("%s more", "%s more", info.more), [info.more]));
+      if (visitors > 0) names.push(fmt(ngettext("%s visitor", "%s visitors", visitors), [visitors]));
+      box.querySelector("[data-spectator-names]").textContent = names.join(", ");
+    }
+
+    // Spectators of a delayed ranked table see it some moves late: say so where "You are watching." is.
+    renderDelay() {
+      const note = this.root.querySelector("[data-watching]");
+      if (!note || !this.data) return;
+      note.textContent = this.data.delay
+        ? fmt(ngettext("You are watching, %s move late.", "You are watching, %s moves late.", this.data.delay), [this.data.delay])
+        : _("You are watching.");
+    }
+
     describeNotice(event) {
       return engineNotice(event, this.name(event.seat));
     }
@@ -385,8 +424,10 @@
         : null;
       // Text nodes only: a chat line is never interpreted as HTML.
       chat.append(el("li", { class: `chat-line${line.channel === "spectators" ? " spectator-line" : ""}`, hidden: muted, "data-chat-id": line.id },
-        el("strong", { text: `${line.user}${line.channel === "spectators" ? ` (${_("spectator")})` : ""}: ` }), line.text,
-        own ? null : el("span", { class: "chat-tools" },
+        el("strong", { text: `${line.user}${line.channel === "spectators" ? ` (${_("spectator")})` : ""}: ` }),
+        line.phrase && quickText(line.phrase) ? el("span", { class: "quick-line", "data-phrase": line.phrase, text: quickText(line.phrase),
+          "aria-label": QUICK_REACTIONS[line.phrase] ? QUICK_REACTIONS[line.phrase][1] : null }) : line.text,
+        own || !this.root.dataset.username ? null : el("span", { class: "chat-tools" },  // a visitor may not mute
           el("button", { type: "button", class: "link", text: _("mute"), "aria-label": fmt(_("Hide %s's chat"), [line.user]),
             onclick: () => this.send("mute", { username: line.user }) }),
           reportUrl ? el("a", { href: reportUrl, text: _("report"), "aria-label": fmt(_("Report %s"), [line.user]) }) : null)));
@@ -503,11 +544,8 @@
       this.resultShownFor = data.status;
       const lobby = this.root.dataset.lobbyUrl;
       const buttons = [];
-      if (data.status === "finished" && this.live && this.ctx.seat !== null && this.root.dataset.rematchUrl) {
-        buttons.push(el("form", { method: "post", action: this.root.dataset.rematchUrl },
-          el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: this.root.dataset.csrf || "" }),
-          el("button", { type: "submit", "data-play-again": "", text: _("Play again") })));
-      }
+      const offer = this.rematchOffer(data);
+      if (offer) buttons.push(...offer.buttons);
       if (lobby) buttons.push(el("a", { class: "button secondary", href: lobby, "data-back-to-lobby": "", text: _("Back to the lobby") }));
       if (data.status === "finished" && this.live && this.root.dataset.replayUrl) {
         buttons.push(el("a", { class: "button secondary", href: this.root.dataset.replayUrl, text: _("Watch the replay") }));
@@ -541,13 +579,48 @@
           el("table", { class: "result-table" },
             el("thead", {}, el("tr", {}, ...headers.map((text) => el("th", { scope: "col", text })))),
             el("tbody", {}, ...rows)),
-          this.rematch ? el("p", { class: "rematch-note", text: fmt(_("Ready to play again: %s."), [this.rematch.accepted.join(", ")]) }) : null];
+          this.seriesNote(),
+          ...(offer ? offer.notes : [])];
       }
       box.replaceChildren(...content.filter(Boolean), el("div", { class: "actions" }, ...buttons));
       this.resultClosed = this.resultClosed || closed;
       layer.hidden = this.resultClosed;
       this.root.classList.toggle("result-closed", this.resultClosed);
       this.ensureShowResult();
+    }
+
+    // "Play again" is an offer: the first player's click opens the rematch table, the others see who offered and
+    // accept (the same form) or decline; everyone sees who accepted and who declined (lobby/rematch.py).
+    rematchOffer(data) {
+      if (data.status !== "finished" || !this.live || this.ctx.seat === null || !this.root.dataset.rematchUrl) return null;
+      const me = this.root.dataset.username;
+      const state = this.rematch || { match_id: null, accepted: [], declined: [] };
+      const post = (url, attributes) => el("form", { method: "post", action: url },
+        el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: this.root.dataset.csrf || "" }),
+        el("button", { type: "submit", ...attributes }));
+      const notes = [];
+      const open = state.match_id !== null && state.status === "open";
+      const answered = state.accepted.includes(me) || state.declined.includes(me);
+      const buttons = [];
+      if (open && state.offered_by !== me && !answered) {
+        notes.push(el("p", { class: "rematch-offer", "data-rematch-offer": "", role: "status",
+          text: fmt(_("%s offers a rematch."), [state.offered_by]) }));
+        buttons.push(post(this.root.dataset.rematchUrl, { "data-accept-rematch": "", text: _("Accept") }),
+          post(this.root.dataset.declineUrl, { class: "secondary", "data-decline-rematch": "", text: _("Decline") }));
+      } else if (state.match_id === null || state.accepted.includes(me) || state.status === "open") {
+        buttons.push(post(this.root.dataset.rematchUrl, { "data-play-again": "", text: _("Play again") }));
+      }
+      if (state.accepted.length) notes.push(el("p", { class: "rematch-note", text: fmt(_("Ready to play again: %s."), [state.accepted.join(", ")]) }));
+      if (state.declined.length) notes.push(el("p", { class: "rematch-note declined", "data-rematch-declined": "", text: fmt(_("Rematch declined by %s."), [state.declined.join(", ")]) }));
+      return { buttons, notes };
+    }
+
+    // The running score of a series of rematches (sent with the finished table's snapshot).
+    seriesNote() {
+      const series = this.series;
+      if (!series || series.games < 2) return null;
+      return el("p", { class: "series-score", "data-series-score": "", text: fmt(_("Series of %s games: %s."),
+        [series.games, series.scores.map((entry) => `${entry.user} ${entry.wins}`).join(" – ")]) });
     }
 
     closeResult(closed) {
@@ -602,6 +675,9 @@
           return;
         }
         const wasMyTurn = this.myTurn;
+        if (frame.d.snapshot) { this.spectators = frame.d.spectators || null; this.rematch = frame.d.rematch || this.rematch; this.series = frame.d.series || null; this.renderSpectators(); }
+        // A rematch's result screen shows the series' score: the snapshot of the finished table carries it.
+        else if (frame.d.status === "finished" && this.data && this.data.status === "active" && "series" in this.root.dataset) this.wantSync = true;
         this.version = frame.v;
         this.data = frame.d;
         this.clockAt = Date.now();
@@ -612,11 +688,17 @@
         if (this.myTurn && !wasMyTurn && !frame.d.snapshot) this.chime();
         this.appendLog(frame.d.events || [], Boolean(frame.d.snapshot));
         this.render(frame.d.snapshot ? [] : frame.d.events || []);
+        this.renderDelay();
+        if (this.wantSync) { this.wantSync = false; this.send("sync", {}); }
+      } else if (frame.t === "spectators") {
+        this.spectators = frame.d;
+        this.renderSpectators();
       } else if (frame.t === "heartbeat") {
         if (this.version === null || frame.v > this.version) this.send("sync", {});  // a version we never got
       } else if (frame.t === "presence") {
         this.players = frame.d.players;
-        if (this.data && frame.d.clock) { this.data.clock = frame.d.clock; this.clockAt = Date.now(); }
+        // A delayed spectators' view shows no clock: the live one would tell who is to play now.
+        if (this.data && frame.d.clock && !this.data.delay) { this.data.clock = frame.d.clock; this.clockAt = Date.now(); }
         if (frame.d.notice) this.appendLog([frame.d.notice], false);
         this.renderPlayers();
       } else if (frame.t === "chat") {
@@ -661,6 +743,17 @@
         setTimeout(() => this.connect(), this.retry);
         this.retry = Math.min(this.retry * 2, 10000);
       });
+      const quick = this.root.querySelector("[data-quick-chat]");
+      if (quick && !quick.dataset.bound) {
+        quick.dataset.bound = "1";
+        for (const [key, words] of Object.entries(QUICK_PHRASES)) {
+          quick.append(el("button", { type: "button", class: "secondary quick", "data-quick": key, text: words, onclick: () => this.send("quick", { phrase: key }) }));
+        }
+        for (const [key, [emoji, words]] of Object.entries(QUICK_REACTIONS)) {
+          quick.append(el("button", { type: "button", class: "secondary quick reaction", "data-quick": key, text: emoji, title: words,
+            "aria-label": words, onclick: () => this.send("quick", { phrase: key }) }));
+        }
+      }
       const form = this.root.querySelector("[data-chat-form]");
       if (form && !form.dataset.bound) {
         form.dataset.bound = "1";

@@ -1,4 +1,4 @@
-// A table's waiting page reloads when anyone joins, leaves or the table starts: the server tells this page through
+// A table's waiting page reloads when anyone joins, leaves, declines its rematch or the table starts: the server tells this page through
 // the match socket. The snapshot the socket opens with says whether the table started while this page was loading
 // (its frame came before the socket joined the table's group).
 (function () {
@@ -9,7 +9,8 @@
   const socket = new WebSocket(scheme + location.host + node.dataset.ws);
   socket.addEventListener("message", (message) => {
     const frame = JSON.parse(message.data);
-    if (frame.t === "lobby" || (frame.t === "view" && (!frame.d.snapshot || frame.d.status !== "open"))) {
+    // "rematch": someone declined this rematch; the page says who.
+    if (frame.t === "lobby" || frame.t === "rematch" || (frame.t === "view" && (!frame.d.snapshot || frame.d.status !== "open"))) {
       location.reload();
     }
   });

@@ -12,7 +12,7 @@ from tapete_sdk import registry
 from tapete_sdk.plugin import player_counts_of, replay
 
 from tests.conftest import FAST_OPTIONS
-from tests.turnengine.wsclient import closed_with, connect, drain, receive_until
+from tests.turnengine.wsclient import connect, drain, receive_until
 from turnengine import seat_frames
 from turnengine.models import Match, MatchAction
 
@@ -45,14 +45,16 @@ async def test_a_complete_game_over_websockets_sends_each_seat_only_its_own_view
     sockets = [(await connect(f"/ws/match/{match.pk}/", user))[0] for user in users]
     spectator_user = await database_sync_to_async(users[0].__class__.objects.create_user)("watcher")
     spectator, _ = await connect(f"/ws/match/{match.pk}/", spectator_user)
-    everyone = [*sockets, spectator]
+    visitor, _ = await connect(f"/ws/match/{match.pk}/", None)  # no account: the same spectators' frames
+    everyone = [*sockets, spectator, visitor]
     latest = {}
     for seat, socket in enumerate(sockets):
         snapshot = await receive_until(socket, "view")
         assert snapshot["d"]["snapshot"] and snapshot["d"]["seat"] == seat
         latest[seat] = snapshot
     assert (await receive_until(spectator, "view"))["d"]["seat"] is None
-    assert (await _spectators_counted(match.pk)) == 1  # so every move builds the spectators' frame
+    assert (await receive_until(visitor, "view"))["d"]["seat"] is None
+    assert (await _spectators_counted(match.pk)) == 2  # so every move builds the spectators' frame
     rng = random.Random(7)
     frames_checked = 0
     for _ in range(3000):
@@ -64,9 +66,12 @@ async def test_a_complete_game_over_websockets_sends_each_seat_only_its_own_view
         await sockets[seat].send_json_to(
             {"t": "act", "v": latest[seat]["v"], "d": rng.choice(latest[seat]["d"]["legal"])}
         )
+        watchers_frames = []
         for index, socket in enumerate(everyone):
             frame = await receive_until(socket, "view")
             viewer = index if index < num_players else None
+            if viewer is None:
+                watchers_frames.append(frame)
             state, events = await _state_at(match.pk, frame["v"])
             # What travels to a seat is exactly that seat's view, legal actions and visible events: nothing more.
             assert frame["d"]["view"] == rules.view(state, viewer)
@@ -76,6 +81,7 @@ async def test_a_complete_game_over_websockets_sends_each_seat_only_its_own_view
             frames_checked += 1
             if viewer is not None:
                 latest[viewer] = frame
+        assert watchers_frames[0] == watchers_frames[1]  # the logged-in spectator's frame is the visitor's
     else:
         raise AssertionError("the game did not end")
     final = await database_sync_to_async(Match.objects.get)(pk=match.pk)
@@ -167,13 +173,14 @@ async def test_too_many_messages_per_second_are_refused(start_table):
     assert "rate_limited" in codes[burst:]
 
 
-async def test_a_connection_without_a_session_is_closed(start_table):
+async def test_a_connection_without_a_session_watches_as_a_spectator(start_table):
     match, _users = await _start(start_table, "perudo", 2)
     socket, connected = await connect(f"/ws/match/{match.pk}/", user=None)
-    assert (
-        connected
-    )  # accepted, then closed: the code reaches the client (test_hardening.py has the other codes)
-    assert (await closed_with(socket))["code"] == 4401
+    assert connected
+    assert (await receive_until(socket, "view"))["d"]["seat"] is None
+    assert (await _spectators_counted(match.pk)) == 1
+    await socket.disconnect()
+    assert (await _spectators_counted(match.pk)) == 0
 
 
 async def test_a_connection_from_a_foreign_origin_is_refused(start_table):

@@ -146,14 +146,19 @@ async def test_the_lobby_socket_answers_garbage_with_errors_and_stays_open():
 # --- finding 4: close codes as documented ----------------------------------------------------------------------
 
 
-async def test_no_session_and_a_forged_cookie_close_with_4401_and_a_reason(start_table):
+async def test_no_session_and_a_forged_cookie_watch_as_visitors_who_may_only_read(start_table):
     match, _users = await _start(start_table)
     for cookie in (None, "forged-session-key"):
         socket, connected = await connect(f"/ws/match/{match.pk}/", None, cookie=cookie)
-        assert connected  # accepted first, so the code reaches the client
-        assert (await _error(socket))["code"] == "not_logged_in"  # the reason, for servers that drop it
-        closed = await closed_with(socket)
-        assert closed["code"] == 4401 and closed["reason"]
+        assert connected
+        snapshot = await receive_until(socket, "view")
+        assert snapshot["d"]["seat"] is None  # the spectators' view
+        for frame in ({"t": "chat", "d": {"text": "hi"}}, {"t": "quick", "d": {"phrase": "gg"}}):
+            await socket.send_json_to(frame)
+            assert (await _error(socket))["code"] == "login_required"
+        await socket.send_json_to({"t": "act", "v": snapshot["v"], "d": {}})
+        assert (await _error(socket))["code"] == "not_seated"
+        await socket.disconnect()
 
 
 async def test_a_suspended_player_is_refused_with_a_close_code_and_a_reason(start_table, make_user):
@@ -300,8 +305,8 @@ async def test_a_server_failure_on_a_frame_is_an_error_frame_and_one_log_line_wi
 
 async def test_close_reasons_and_errors_speak_the_players_language(start_table):
     match, _users = await _start(start_table)
-    socket, _connected = await connect(f"/ws/match/{match.pk}/", None, accept_language="fr")
-    assert (await closed_with(socket))["reason"] == "Connectez-vous pour jouer."
+    socket, _connected = await connect(f"/ws/match/{match.pk + 1000}/", None, accept_language="fr")
+    assert (await closed_with(socket))["reason"] == "Cette table n'existe pas."
     lobby, _connected = await connect("/ws/lobby/", accept_language="it")
     await lobby.send_to(text_data='{"t": "x\\u0000"}')
     assert (await _error(lobby))["message"] == "Il testo non può contenere caratteri di controllo."

@@ -23,12 +23,13 @@ import json
 import logging
 import urllib.request
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import DatabaseError, connection
 
 from turnengine import outbox, writer
 from turnengine.updates import Update
@@ -50,7 +51,18 @@ async def broadcast(update: Update, *, timeout: float | None = None) -> bool:
     return True
 
 
-_collecting = database_sync_to_async(outbox.collect_into)
+# A socket's writers (moves, seat intents, chat) run on a thread of their own, one per process, with its own database
+# connection, apart from Channels' database thread, where every socket's handshake, snapshot and presence run: so a
+# move never queues behind those. One thread, not a pool (a pool of database threads measured worse: the threads
+# fought the event loop for the GIL). On SQLite, whose writers take one lock in turn, they stay on Channels'.
+_writer_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tapete-writer")
+_collect_apart = database_sync_to_async(outbox.collect_into, thread_sensitive=False, executor=_writer_thread)
+_collect_shared = database_sync_to_async(outbox.collect_into)
+
+
+def _collecting(collected: list[Update], call: Callable[[], object]) -> Awaitable:
+    collect = _collect_shared if connection.vendor == "sqlite" else _collect_apart
+    return collect(collected, call)
 
 
 async def run_writer(
@@ -60,7 +72,7 @@ async def run_writer(
     timeout: float | None = None,
 ) -> list[Update]:
     """Run the writer ``call`` (no arguments: ``functools.partial`` binds the writer's own, which may have any name)
-    on the database thread, then send every update it committed from the event loop (each within ``timeout``, as
+    on the writers' thread, then send every update it committed from the event loop (each within ``timeout``, as
     :func:`broadcast`); with ``first``, await ``first(committed)`` before (a mover's own view goes ahead of
     everyone's). Updates committed before the writer raised are sent all the same. Returns the committed updates."""
     committed: list[Update] = []

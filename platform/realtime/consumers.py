@@ -35,9 +35,8 @@ from turnengine.errors import engine_error
 from turnengine.models import Match, Seat
 from turnengine.rematch_offers import rematch_state, series_score
 
-# A move's transaction and the frames built from it run on Channels' database thread in one hop (run_writer):
-# measured under load, a second hop to another thread for the frames cost more than the frames themselves. (A pool
-# of database threads measured worse too: the threads fight the event loop for the GIL.)
+# A move's transaction and the frames built from it run on the process's writer thread in one hop (run_writer):
+# measured under load, a second hop to another thread for the frames cost more than the frames themselves.
 SEAT_INTENTS = {
     "back": timers.seat_reclaim,
     "leave": timers.seat_leave,

@@ -291,6 +291,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1 if REDIS_URL else 8
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER", False)
 TAPETE_SWEEP_SECONDS = float(os.environ.get("TAPETE_SWEEP_SECONDS", "15"))
+# How many running matches each process keeps a copy of, so that a move need not read its match first
+# (turnengine/match_cache.py; PostgreSQL). A copy is a few kilobytes.
+TAPETE_MATCH_CACHE_SIZE = int(os.environ.get("TAPETE_MATCH_CACHE_SIZE", "5000"))
 # Presence (turnengine.presence): each ASGI process says it is alive this often; the sweeper closes the connections
 # of a process not heard from for three of these.
 TAPETE_PRESENCE_TICK_SECONDS = float(os.environ.get("TAPETE_PRESENCE_TICK_SECONDS", "5"))

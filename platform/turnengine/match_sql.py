@@ -59,21 +59,108 @@ def lock_match(match_id: int, user_id: int) -> Match | None:
     """The match row, locked until the end of the transaction, with ``user_seat`` (None if the user does not sit
     there); None if there is no such match. Must run inside ``transaction.atomic``."""
     wrapper = connections[DEFAULT_DB_ALIAS]
-    low, high = wrapper.ops.integer_field_range(Match._meta.pk.get_internal_type())
-    if not low <= match_id <= high:  # no such row (as the ORM answers, where the driver would raise)
+    if not _in_range(wrapper, match_id):
         return None
     with wrapper.cursor() as cursor:
         cursor.execute(_lock_sql(wrapper.vendor), [user_id, match_id])
         row = cursor.fetchone()
     if row is None:
         return None
-    values = list(row[:-1])
+    match = _match_from_row(wrapper, row[:-1])
+    match.user_seat = row[-1]
+    return match
+
+
+def _in_range(wrapper, match_id: int) -> bool:
+    """False for an id no row can have (the ORM answers "no such row" where the driver would raise)."""
+    low, high = wrapper.ops.integer_field_range(Match._meta.pk.get_internal_type())
+    return low <= match_id <= high
+
+
+def _match_from_row(wrapper, row) -> Match:
+    values = list(row)
     for index, functions, column in _match_converters(wrapper):
         for convert in functions:
             values[index] = convert(values[index], column, wrapper)
-    match = Match.from_db(DEFAULT_DB_ALIAS, [field.attname for field in _MATCH_FIELDS], values)
-    match.user_seat = row[-1]
-    return match
+    return Match.from_db(DEFAULT_DB_ALIAS, [field.attname for field in _MATCH_FIELDS], values)
+
+
+# --- the optimistic move (PostgreSQL): read without a lock, write only if the row is unchanged --------------------
+#
+# A row's ``xmin`` (the transaction that wrote its current version) changes with every write of the row, whoever
+# makes it: a move, presence, a deadline, a moderator. A change read with its ``xmin`` and written ``WHERE xmin =``
+# that value therefore stands only if nothing else wrote the row in between; otherwise it writes nothing and the
+# writer does it again under the row's lock. One statement, autocommitted: one round trip for a move.
+
+
+def optimistic_moves() -> bool:
+    """Whether a move can be written optimistically here: on PostgreSQL (with client-side binding), outside any
+    transaction. Inside one, every row it wrote carries that one transaction's ``xmin``, which then tells nothing."""
+    wrapper = connections[DEFAULT_DB_ALIAS]
+    return (
+        wrapper.vendor == "postgresql"
+        and not wrapper.in_atomic_block
+        and not wrapper.settings_dict["OPTIONS"].get("server_side_binding")
+    )
+
+
+@cache
+def _read_sql(vendor: str) -> str:
+    quote = connection.ops.quote_name
+    columns = ", ".join(f"m.{quote(field.column)}" for field in Match._meta.concrete_fields)
+    seats = (
+        f"SELECT json_object_agg(s.{quote('user_id')}, s.{quote('index')}) FROM {quote(Seat._meta.db_table)} s "
+        f"WHERE s.{quote('match_id')} = m.{quote('id')}"
+    )
+    return f"SELECT {columns}, m.xmin::text, ({seats}) FROM {quote(Match._meta.db_table)} m WHERE m.{quote('id')} = %s"
+
+
+def read_match(match_id: int) -> tuple[Match, str, dict[int, int]] | None:
+    """The match row as it is now, unlocked, with its ``xmin`` and its seats (user id -> seat); None if there is no
+    such match. PostgreSQL only (:func:`optimistic_moves`)."""
+    wrapper = connections[DEFAULT_DB_ALIAS]
+    if not _in_range(wrapper, match_id):
+        return None
+    with wrapper.cursor() as cursor:
+        cursor.execute(_read_sql(wrapper.vendor), [match_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    seats = {int(user_id): index for user_id, index in (row[-1] or {}).items()}
+    return _match_from_row(wrapper, row[:-2]), row[-2], seats
+
+
+@cache
+def _guarded_sql(vendor: str, field_names: tuple[str, ...], rows: int) -> str:
+    quote = connection.ops.quote_name
+    match_table, action_table = quote(Match._meta.db_table), quote(MatchAction._meta.db_table)
+    assignments = ", ".join(f"{quote(Match._meta.get_field(name).column)} = %s" for name in field_names)
+    statement = (
+        f"WITH moved AS (UPDATE {match_table} SET {assignments} "
+        f"WHERE {quote('id')} = %s AND xmin = %s::xid RETURNING xmin::text AS xmin)"
+    )
+    if rows:
+        columns = ", ".join(quote(field.column) for field in _ACTION_FIELDS)
+        # Typed placeholders: a VALUES list's types are its own, not the target columns'.
+        row = "(" + ", ".join(f"%s::{field.cast_db_type(connection)}" for field in _ACTION_FIELDS) + ")"
+        statement += (
+            f", logged AS (INSERT INTO {action_table} ({columns}) "
+            f"SELECT v.* FROM moved, (VALUES {', '.join([row] * rows)}) AS v)"
+        )
+    return statement + " SELECT xmin FROM moved"
+
+
+def write_move_guarded(match: Match, field_names: tuple[str, ...], rows: list[MatchAction], xmin: str) -> str | None:
+    """:func:`write_move` as one autocommitted statement that writes nothing unless the row's ``xmin`` is still
+    ``xmin``: the row's new ``xmin``, or None if it had changed."""
+    _sql, update_params = _update_statement(match, field_names)
+    insert_params = _insert_statement(rows)[1] if rows else []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _guarded_sql(connection.vendor, field_names, len(rows)), [*update_params, xmin, *insert_params]
+        )
+        row = cursor.fetchone()
+    return None if row is None else row[0]
 
 
 @cache

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from datetime import datetime
+from functools import partial
 
 from django.utils import timezone
 from tapete_sdk.plugin import CHANCE, canonical_action, replay
@@ -50,22 +51,27 @@ def match_apply_action(
     """Apply ``user``'s action at ``match_id`` if ``expected_version`` is current; its frames go through the outbox
     on commit (a socket collects them and sends the mover's own view first: ``realtime.broadcast.run_writer``)."""
     now = now or timezone.now()
-    with writer.locked(match_id, user=user) as change:
-        match, seat = seated(change)
-        if expected_version != match.version:
-            raise engine_error("stale", version=match.version)
-        rules = match.rules
-        with rule_errors_coded(match.version):
-            # From here on the action is the rules' canonical form, never the client's object (stored and sent).
-            action = canonical_action(rules, match.state, seat, action)
-            delay_ms = rules.action_delay_ms(match.state, seat, action)
-            if delay_ms and match.last_action_at:
-                elapsed_ms = (now - match.last_action_at).total_seconds() * 1000
-                if elapsed_ms < delay_ms:
-                    raise engine_error("too_early", version=match.version)
-            match.clock["timeouts"][seat] = 0  # a move of one's own ends a run of timeouts
-            logged = advance(match, rules, seat, action, now)
-        change.commit(changed=PLAY_FIELDS, logged=logged, now=now)
+    writer.change_match(
+        match_id, partial(_apply_action, expected_version, action, now), user=user, version=expected_version
+    )
+
+
+def _apply_action(expected_version: int, action: dict, now: datetime, change: writer.MatchChange) -> None:
+    match, seat = seated(change)
+    if expected_version != match.version:
+        raise engine_error("stale", version=match.version)
+    rules = match.rules
+    with rule_errors_coded(match.version):
+        # From here on the action is the rules' canonical form, never the client's object (stored and sent).
+        action = canonical_action(rules, match.state, seat, action)
+        delay_ms = rules.action_delay_ms(match.state, seat, action)
+        if delay_ms and match.last_action_at:
+            elapsed_ms = (now - match.last_action_at).total_seconds() * 1000
+            if elapsed_ms < delay_ms:
+                raise engine_error("too_early", version=match.version)
+        match.clock["timeouts"][seat] = 0  # a move of one's own ends a run of timeouts
+        logged = advance(match, rules, seat, action, now)
+    change.commit(changed=PLAY_FIELDS, logged=logged, now=now)
 
 
 def seated(change: writer.MatchChange) -> tuple[Match, int]:

@@ -18,6 +18,11 @@ transaction commits: nothing is sent for a change that was rolled back or never 
 an outer transaction holds it (a moderator's, the lobby's "Play now"), the row lock is not held while views are
 built. No caller sends a match's frames itself.
 
+A player's move on PostgreSQL takes a shorter road to the same commit (:func:`change_match`): the match is read
+without the lock (or taken from this process's copy, ``turnengine.match_cache``) and written by one statement that
+stands only if nothing wrote the row meanwhile; otherwise, or when the change finishes the match, it is done again
+under :func:`locked`.
+
 Who may sit at a table is decided here too, under the table's lock (:func:`seat_player`, the only way a seat is
 taken): a ranked table seats people only, never the site's computer players, and bot accounts only where the table
 admits them (rated in the bot pool); a player barred from ranked play (``turnengine.fair_play``) sits at friendly
@@ -43,7 +48,7 @@ from tapete_sdk.plugin import Outcome
 
 from ratings.elo import final_ranking
 from ratings.services import ABANDONED_BY_ALL, rating_apply_outcome
-from turnengine import awaiting, bot_seats, clocks, jobs, match_sql, outbox
+from turnengine import awaiting, bot_seats, clocks, jobs, match_cache, match_sql, outbox
 from turnengine.errors import EngineError, seat_error
 from turnengine.fair_play import active_playban, playban_message, playbans_after_finish
 from turnengine.models import Match, MatchAction, Seat
@@ -66,11 +71,59 @@ def locked(match_id: int, *, user=None) -> Iterator[MatchChange]:
     change.register()
 
 
-class MatchChange:
-    """One change to one locked match: :meth:`commit` writes it, :attr:`update` is what it sends."""
+class Conflict(Exception):
+    """An optimistic change found its row written meanwhile, or needs what only the row's lock gives (a finish
+    settles ratings in the same transaction): :func:`change_match` does it again under the lock."""
 
-    def __init__(self, match: Match | None) -> None:
+
+def change_match(match_id: int, body: Callable[[MatchChange], None], *, user, version: int) -> None:
+    """Run ``body`` (checks, then ``change.commit``) on the match a player acts at, expecting ``version``.
+
+    On PostgreSQL it runs optimistically first: from this process's copy of the match at that version
+    (``turnengine.match_cache``), else from the row read without a lock, and its write is one autocommitted
+    statement that stands only if nothing wrote the row since it was read (``match_sql.write_move_guarded``). A
+    copy that turns out stale, or that ``body`` refuses, is tried again on the row read afresh (so every refusal is
+    decided on the row as it is); a row that changed again, or a change that needs the lock, is done as any other
+    change, under :func:`locked`. The database settles every race either way: of two moves at one
+    version one is written, the other is refused ``stale``. Elsewhere (SQLite) it runs under :func:`locked`."""
+    if match_sql.optimistic_moves():
+        kept = match_cache.recall(match_id)
+        for copy in [kept, None] if kept is not None and kept[0].version == version else [None]:
+            try:
+                with _optimistic(match_id, copy, user=user) as change:
+                    body(change)
+                return
+            except Conflict as conflict:
+                if conflict.args == ("lock",):
+                    break
+            except EngineError:
+                if copy is None:
+                    raise  # decided on the row as it is; one decided on the copy is decided again on the row
+    with locked(match_id, user=user) as change:
+        body(change)
+
+
+@contextmanager
+def _optimistic(match_id: int, kept, *, user) -> Iterator[MatchChange]:
+    kept = kept or match_sql.read_match(match_id)
+    if kept is None:
+        change = MatchChange(None)
+    else:
+        match, xmin, seats = kept
+        match.user_seat = seats.get(user.pk)
+        change = MatchChange(match, guard=(xmin, seats))
+    yield change
+    change.register()
+
+
+class MatchChange:
+    """One change to one locked match: :meth:`commit` writes it, :attr:`update` is what it sends. A change made
+    without the lock (:func:`change_match`) carries the ``guard`` it is written under: the row's ``xmin`` as read,
+    and the seats to keep with the copy it leaves in ``match_cache``."""
+
+    def __init__(self, match: Match | None, *, guard: tuple[str, dict[int, int]] | None = None) -> None:
         self.match = match
+        self.guard = guard
         self.update = Update()
         self._committed: tuple[list[MatchAction] | None, Callable[[Match], Update] | None, bool] | None = None
         # The status as locked: a change of status tells the lobby.
@@ -109,11 +162,13 @@ class MatchChange:
                     _finish(match, outcome, now)
                     fields.update(dict.fromkeys(FINISH_FIELDS))
                     finished = True
+        if self.guard is not None and (finished or awaiting.awaited(match) != self._awaited):
+            raise Conflict("lock")  # a finish's ratings, or a turn-based table's "Your move" rows: in one transaction
         if "clock" in fields or "status" in fields or logged is not None:
             match.deadline_at = _next_deadline(match)
             fields["deadline_at"] = None
         if fields:
-            match_sql.write_move(match, tuple(fields), logged or [])
+            self._write(tuple(fields), logged or [])
             awaiting.record(match, self._awaited)  # the "Your move" rows and counts, when whose turn it is changed
         if finished:
             if match.ranked and match.result["abandoned"]:
@@ -128,6 +183,18 @@ class MatchChange:
         waiting = self._status == Match.Status.OPEN
         listed = match.status != self._status or (waiting and (seats_changed or "bot_seats" in fields))
         self._committed = (logged, frames, listed)
+
+    def _write(self, fields: tuple[str, ...], logged: list[MatchAction]) -> None:
+        match = self.match
+        if self.guard is None:
+            match_sql.write_move(match, fields, logged)
+            match_cache.forget(match.pk)  # its copy, if any, is of an older row
+            return
+        xmin, seats = self.guard
+        written = match_sql.write_move_guarded(match, fields, logged, xmin)
+        if written is None:
+            raise Conflict("changed")
+        match_cache.remember(match, written, seats)
 
     def register(self) -> None:
         """Build the committed change's frames and register them to be sent on commit."""

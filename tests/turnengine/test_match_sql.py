@@ -6,7 +6,8 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from turnengine import match_sql, services
+from ratings.models import RatingChange
+from turnengine import match_cache, match_sql, outbox, services
 from turnengine.models import Match, MatchAction
 
 pytestmark = pytest.mark.django_db
@@ -88,3 +89,94 @@ def test_the_match_table_keeps_room_on_its_pages_for_in_place_updates_on_postgre
         cursor.execute("SELECT reloptions FROM pg_class WHERE relname = %s", [Match._meta.db_table])
         (options,) = cursor.fetchone()
     assert "fillfactor=80" in (options or [])
+
+
+# --- the optimistic move (PostgreSQL) ---------------------------------------------------------------------------
+
+def optimistic(test):
+    """A test of the optimistic move, PostgreSQL's, whose write is autocommitted (so the frames leave)."""
+    return pytest.mark.skipif(connection.vendor != "postgresql", reason="the optimistic move is PostgreSQL's")(
+        pytest.mark.django_db(transaction=True)(test)
+    )
+
+
+def _play_first_legal(match, users):
+    match.refresh_from_db()
+    seat = next(iter(match.rules.to_act(match.state)))
+    action = match.rules.legal_actions(match.state, seat)[0]
+    collected = []
+    outbox.collect_into(
+        collected,
+        services.match_apply_action,
+        match_id=match.pk,
+        user=users[seat],
+        expected_version=match.version,
+        action=action,
+    )
+    return collected
+
+
+@optimistic
+def test_a_move_from_the_process_copy_of_its_match_is_one_statement(start_table, django_assert_num_queries):
+    match, users = start_table("chinesecheckers", 2)
+    _play_first_legal(match, users)  # the process keeps a copy of the match as it wrote it
+    match.refresh_from_db()
+    seat = next(iter(match.rules.to_act(match.state)))
+    action = match.rules.legal_actions(match.state, seat)[0]
+    with django_assert_num_queries(1):
+        services.match_apply_action(
+            match_id=match.pk, user=users[seat], expected_version=match.version, action=action
+        )
+    stored = Match.objects.get(pk=match.pk)
+    assert stored.version == match.version + 1 and stored.steps == match.steps + 1
+    assert MatchAction.objects.filter(match=match, version=stored.version, seat=seat).count() == 1
+
+
+@optimistic
+def test_a_row_written_since_the_copy_was_kept_is_read_again_and_what_was_written_stays(start_table):
+    """Another process (presence, a deadline, a moderator) may write the row without a new version: the move made
+    from the stale copy is refused by the database and made again from the row, losing nothing of that write."""
+    match, users = start_table("chinesecheckers", 2)
+    _play_first_legal(match, users)
+    Match.objects.filter(pk=match.pk).update(spectator_connections=2)  # a watcher arrived, in another process
+    updates = _play_first_legal(match, users)
+    stored = Match.objects.get(pk=match.pk)
+    assert stored.spectator_connections == 2 and stored.version == match.version + 1
+    # The frames were built from the row as it is: the new watcher gets the spectators' view.
+    assert match.group_name(None) in updates[-1].frames
+
+
+@optimistic
+def test_a_move_at_a_version_the_copy_has_not_reached_reads_the_row(start_table):
+    """A move made through another process leaves this process's copy behind: the move at the newer version reads
+    the row instead of calling it stale."""
+    match, users = start_table("chinesecheckers", 2)
+    _play_first_legal(match, users)
+    match.refresh_from_db()
+    seat = next(iter(match.rules.to_act(match.state)))
+    with transaction.atomic():  # as another process would: under the lock, leaving this process's copy alone
+        locked = match_sql.lock_match(match.pk, users[seat].pk)
+        locked.version += 1
+        match_sql.update_match(locked, ("version",))
+    kept = match_cache.recall(match.pk)
+    assert kept is not None and kept[0].version == match.version
+    bumped = match.version + 1
+    _play_first_legal(match, users)  # at the newer version
+    assert Match.objects.get(pk=match.pk).version == bumped + 1
+
+
+@optimistic
+def test_a_move_that_finishes_a_ranked_game_is_written_under_the_lock_with_its_ratings(start_table):
+    """The optimistic write is one statement; a finish settles the ratings in the result's transaction, so the
+    finishing move is made again under the lock, and the game is rated once."""
+    match, users = start_table("tictactoe", 2, ranked=True)
+    for seat, cell in [(0, 0), (1, 3), (0, 1), (1, 4), (0, 2)]:  # seat 0: three in the top row
+        match.refresh_from_db()
+        services.match_apply_action(
+            match_id=match.pk, user=users[seat], expected_version=match.version, action={"type": "mark", "cell": cell}
+        )
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.result["ranking"] == [[0], [1]]
+    deltas = dict(RatingChange.objects.filter(match=match).values_list("user_id", "delta"))
+    assert deltas[users[0].pk] > 0 > deltas[users[1].pk] and len(deltas) == 2
+    assert match_cache.recall(match.pk) is None, "no copy is kept of a finished match"

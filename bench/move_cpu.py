@@ -1,0 +1,117 @@
+"""The CPU of one move inside a process, without sockets: the writer, the rules and the frames, as a socket's move
+runs them on the database thread (``outbox.collect_into`` around ``services.match_apply_action``).
+
+Opens ``--games`` started two-seat tables of ``--game``, then plays random legal moves round-robin over them for
+``--moves`` moves and prints the process's CPU per move (``time.process_time``: this process only, so another
+program on the machine slows it less than it slows a wall-clock figure) and the wall time per move. With
+``--profile`` it prints the functions with the most cumulative time (cProfile). What the database server itself
+spends is not in these figures (``bench/ws_load.py`` prints it)::
+
+    PYTHONPATH=platform:. .venv/bin/python bench/move_cpu.py --moves 2000
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/tapete_bench PYTHONPATH=platform:. \\
+        .venv/bin/python bench/move_cpu.py --moves 2000 --profile
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tapete.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+
+from accounts.models import User  # noqa: E402
+from lobby import services as lobby  # noqa: E402
+from turnengine import outbox, services  # noqa: E402
+from turnengine.models import Match  # noqa: E402
+
+GAME_OPTIONS = {"spicy": {"challengeGraceMs": 0}, "chinesecheckers": {"maxTurns": 1000}}
+
+
+def open_tables(game: str, count: int) -> list[tuple[int, list]]:
+    """``count`` started two-seat tables: (match id, the two users)."""
+    run = f"{int(time.time())}-{random.randrange(10**6)}"
+    tables = []
+    for index in range(count):
+        users = [User.objects.create_user(f"cpu-{run}-{index}-{seat}") for seat in range(2)]
+        match = lobby.table_create(
+            user=users[0], game=game, num_players=2, options=GAME_OPTIONS.get(game, {}), ranked=False
+        )
+        lobby.table_join(user=users[1], match_id=match.pk)
+        lobby.table_start(user=users[0], match_id=match.pk)
+        tables.append((match.pk, users))
+    return tables
+
+
+def next_move(match_id: int, rng: random.Random) -> tuple[int, int, dict] | None:
+    """(seat, version, a random legal action) at the match now, read outside the measured calls."""
+    match = Match.objects.get(pk=match_id)
+    if match.status != Match.Status.ACTIVE:
+        return None
+    rules = match.rules
+    movers = [seat for seat in range(match.num_players) if rules.legal_actions(match.state, seat)]
+    if not movers:
+        return None
+    seat = rng.choice(movers)
+    return seat, match.version, rng.choice(rules.legal_actions(match.state, seat))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="chinesecheckers")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--moves", type=int, default=1000)
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--top", type=int, default=35)
+    args = parser.parse_args()
+    call_command("migrate", verbosity=0)
+    outbox.install_sender(lambda update: None)
+    tables = open_tables(args.game, args.games)
+    rng = random.Random(1)
+    profiler = cProfile.Profile() if args.profile else None
+    cpu = wall = 0.0
+    moves = 0
+    while moves < args.moves and tables:
+        for match_id, users in list(tables):
+            planned = next_move(match_id, rng)
+            if planned is None:
+                tables.remove((match_id, users))
+                continue
+            seat, version, action = planned
+            collected: list = []
+            cpu_start, wall_start = time.process_time(), time.perf_counter()
+            if profiler:
+                profiler.enable()
+            outbox.collect_into(
+                collected,
+                services.match_apply_action,
+                match_id=match_id,
+                user=users[seat],
+                expected_version=version,
+                action=action,
+            )
+            if profiler:
+                profiler.disable()
+            cpu += time.process_time() - cpu_start
+            wall += time.perf_counter() - wall_start
+            moves += 1
+    print(f"{args.game}: {moves} moves, CPU {1000 * cpu / moves:.3f} ms/move, wall {1000 * wall / moves:.3f} ms/move")
+    if profiler:
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.top)
+
+
+if __name__ == "__main__":
+    main()

@@ -72,8 +72,9 @@ def locked(match_id: int, *, user=None) -> Iterator[MatchChange]:
 
 
 class Conflict(Exception):
-    """An optimistic change found its row written meanwhile, or needs what only the row's lock gives (a finish
-    settles ratings in the same transaction): :func:`change_match` does it again under the lock."""
+    """An optimistic change found its row written meanwhile, or needs what only a transaction gives (a finish
+    settles ratings with the result; a turn-based table's change of turn rewrites its "Your move" rows,
+    ``turnengine.awaiting``): :func:`change_match` does it again under the lock."""
 
 
 def change_match(match_id: int, body: Callable[[MatchChange], None], *, user, version: int) -> None:

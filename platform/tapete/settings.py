@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "moderation",
     "ninja",  # django-ninja: the Bot API and its OpenAPI docs (its Swagger UI files are served locally)
     "botapi",
+    "social",
     "games.perudo",
     "games.spicy",
     "games.chinesecheckers",

@@ -36,6 +36,7 @@ urlpatterns = [
     path("", include("realtime.urls")),
     path("", include("ratings.urls")),
     path("", include("moderation.urls")),
+    path("", include("social.urls")),
     path("", include("lobby.urls")),
 ]
 

@@ -10,6 +10,16 @@
       .then((response) => response.text())
       .then((html) => { list.innerHTML = html; });
   }
+  function onFrame(frame) {
+    if (frame.t !== "lobby" || (list.dataset.game && frame.d.game !== list.dataset.game)) return;
+    refresh();
+  }
+  // A logged-in player's page already holds the lobby socket (social.js): listen to it instead of opening another.
+  if (document.querySelector("[data-social-toasts]")) {
+    document.addEventListener("tapete:lobby-open", refresh);
+    document.addEventListener("tapete:lobby-frame", (event) => onFrame(event.detail));
+    return;
+  }
   function connect() {
     const socket = new WebSocket(scheme + location.host + "/ws/lobby/");
     let openedAt = null;
@@ -17,8 +27,7 @@
     socket.addEventListener("message", (message) => {
       let frame = null;
       try { frame = JSON.parse(message.data); } catch (error) { return; }
-      if (frame.t !== "lobby" || (list.dataset.game && frame.d.game !== list.dataset.game)) return;
-      refresh();
+      onFrame(frame);
     });
     socket.addEventListener("close", (event) => {
       // The wait starts over only after a socket that lasted: one closed as soon as it opened (4500 while the

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db.models import Case, Exists, IntegerField, OuterRef, Q, Value, When
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from moderation.models import Sanction
@@ -38,6 +39,6 @@ def search_players(query: str, *, limit: int = LIMIT) -> list:
                 output_field=IntegerField(),
             )
         )
-        .order_by("prefix", "username")
+        .order_by("prefix", Lower("username"))
         .only("pk", "username", "date_joined")[:limit]
     )

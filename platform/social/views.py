@@ -62,16 +62,16 @@ def _refused(request, error) -> None:
 
 @require_GET
 def player_search(request):
-    query = request.GET.get("q", "")
+    query, error = request.GET.get("q", ""), None
     try:
         found = search_players(query)
-    except SocialError as error:
-        _refused(request, error)
-        found, query = [], ""
+    except SocialError as refusal:
+        found, query, error = [], "", refusal
     template = (
         "social/_results.html" if request.headers.get("X-Requested-With") == "fetch" else "social/search.html"
     )
-    return render(request, template, {"query": query.strip(), "players": found})
+    context = {"query": query.strip(), "players": found, "error": error}
+    return render(request, template, context, status=400 if error else 200)
 
 
 @login_required

@@ -35,7 +35,10 @@
     const item = template.content.firstElementChild.cloneNode(true);
     item.dataset.invitationId = data.id;
     item.querySelector("[data-invitation-text]").textContent = fill(toasts.dataset.invited, { name: data.from, table: data.table });
-    for (const form of item.querySelectorAll("form")) form.action = form.action.replace(/\/0\/(accept|decline)\/$/, `/${data.id}/$1/`);
+    // The attribute, not form.action: a node cloned from a <template> has no base address to resolve against.
+    for (const form of item.querySelectorAll("form")) {
+      form.setAttribute("action", form.getAttribute("action").replace(/\/0\/(accept|decline)\/$/, `/${data.id}/$1/`));
+    }
     list.prepend(item);
     const count = document.querySelector("[data-invitation-count]");
     count.textContent = list.children.length;

@@ -38,7 +38,7 @@ ACTIONS = {
 DONE = {
     "followed": _("You follow %(name)s."),
     "unfollowed": _("You no longer follow %(name)s."),
-    "friend_asked": _("Friend request sent to %(name)s (or accepted, if they had asked you)."),
+    "friend_asked": _("Friend request sent to %(name)s."),
     "friend_accepted": _("You and %(name)s are friends."),
     "unfriended": _("You and %(name)s are no longer friends."),
     "blocked": _("You blocked %(name)s."),
@@ -91,10 +91,12 @@ def player_action(request, username: str, action: str):
     other = get_object_or_404(User, username=username)
     service, done = ACTIONS[action]
     try:
-        service(user=request.user, other=other)
+        result = service(user=request.user, other=other)
     except SocialError as error:
         _refused(request, error)
     else:
+        if action == "friend" and result.accepted_at is not None:
+            done = "friend_accepted"  # they had asked first: asking back accepted
         messages.success(request, DONE[done] % {"name": other.username})
     return _back(request, other_profile(other))
 

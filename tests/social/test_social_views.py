@@ -5,10 +5,12 @@ profile's buttons show each state; the header counts the invitations; a table pa
 import json
 
 import pytest
+from django.contrib.auth.models import Group
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from lobby import services as lobby
+from moderation.groups import MODERATORS
 from social import blocks, follows, friends
 from social.models import Follow, Friendship, Invitation
 
@@ -140,3 +142,17 @@ def test_pages_speak_french_and_italian(client, make_user):
         client.cookies["django_language"] = language
         assert words in client.get(reverse("profile", args=["bruno"])).content.decode()
 
+
+
+def test_moderators_read_the_social_rows_in_admin_without_changing_them(client, make_user):
+    moderator = make_user("mira")
+    moderator.is_staff = True
+    moderator.save()
+    moderator.groups.add(Group.objects.get(name=MODERATORS))
+    ana, bruno = make_user("ana"), make_user("bruno")
+    blocks.block(user=ana, other=bruno)
+    client.force_login(moderator)
+    for model in ("follow", "friendship", "block", "invitation"):
+        assert client.get(f"/admin/social/{model}/").status_code == 200
+    assert "bruno" in client.get("/admin/social/block/").content.decode()
+    assert client.get("/admin/social/block/add/").status_code == 403

@@ -1,7 +1,7 @@
 """Two players in two browsers: ana finds bruno by name, follows him and asks him to be friends, opens a table and
 invites him from its waiting room; bruno, on the home page, sees the invitation arrive in his header (count and
 list) with a notice, without reloading, and joins from there. Carla, whom ana blocked, is refused a seat at ana's
-table with the reason. Viewport screenshots (laptop and phone, in English, French and Italian) go to
+table with the reason, and at a table where both sit ana does not see carla's chat. Viewport screenshots (laptop and phone, in English, French and Italian) go to
 test-artifacts/."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from lobby import services as lobby
 from social import blocks
 from tests.conftest import PASSWORD
 from tests.e2e.conftest import ARTIFACTS
+from turnengine import chat
 from turnengine.models import Match, Seat
 
 pytestmark = pytest.mark.e2e
@@ -97,6 +98,24 @@ def test_find_follow_invite_and_join_from_the_header(browser, live_url, transact
         assert not Seat.objects.filter(match=table, user=carla).exists()
         assert Match.objects.get(pk=table.pk).status == Match.Status.OPEN
         shot(blocked, "friends-blocked-join-laptop-en")
+
+        # at a table someone else created, where both sit, ana does not see carla's chat (a mute, by blocking)
+        dino = make_user("dino")
+        shared = lobby.table_create(user=dino, game="perudo", num_players=3, options={}, ranked=False)
+        lobby.table_join(user=ana, match_id=shared.pk)
+        lobby.table_join(user=carla, match_id=shared.pk)
+        lobby.table_start(user=dino, match_id=shared.pk)
+        seats = {seat.user_id: seat.index for seat in Seat.objects.filter(match=shared)}
+        chat.chat_post(match=shared, user=carla, seat=seats[carla.pk], text="from carla", max_length=500)
+        chat.chat_post(match=shared, user=dino, seat=seats[dino.pk], text="from dino", max_length=500)
+        host.goto(f"/table/{shared.pk}/")
+        host.wait_for_selector("[data-chat] li >> text=from dino", state="attached")
+        lines = host.locator("[data-chat] li")
+        assert lines.count() == 2
+        assert host.locator("[data-chat] li", has_text="from carla").is_hidden()
+        blocked.goto(f"/table/{shared.pk}/")  # carla herself reads both
+        blocked.wait_for_selector("[data-chat] li >> text=from dino", state="attached")
+        assert blocked.locator("[data-chat] li[hidden]").count() == 0
     finally:
         for context in contexts:
             context.close()

@@ -70,6 +70,6 @@ def friend_state(*, user, other) -> str:
 
 
 def friend_ids(user_id: int):
-    """A query of the ids of ``user_id``'s friends (accepted both ways)."""
+    """The ids of ``user_id``'s friends (accepted both ways), in one query."""
     rows = Friendship.objects.filter(Q(low_id=user_id) | Q(high_id=user_id), accepted_at__isnull=False)
     return [row.other(user_id) for row in rows.only("low_id", "high_id")]

@@ -70,7 +70,7 @@ def test_find_follow_invite_and_join_from_the_header(browser, live_url, transact
         # bruno's page, opened before the invitation, hears of it: the count, the list and a notice
         guest_page.wait_for_function("() => document.querySelector('[data-invitation-count]').textContent.trim() === '1'")
         assert "ana vous demande en ami." in guest_page.inner_text("[data-social-toasts]")  # the request came first
-        guest_page.locator(".social-toast", has_text=f"ana vous invite à la table nº {table.pk}").wait_for()
+        guest_page.locator(".social-toast", has_text=f"ana vous invite à la table n° {table.pk}").wait_for()
         shot(guest_page, "friends-invitation-notice-phone-fr")
         guest_page.click(".invitations-menu summary")
         shot(guest_page, "friends-invitation-header-phone-fr")

@@ -105,11 +105,20 @@ def other_profile(other) -> str:
     return reverse("profile", args=[other.username])
 
 
+def _named(username: str):
+    """The player of that exact name, else the one name that matches it ignoring case (never a guess among two)."""
+    exact = User.objects.filter(username=username).first()
+    if exact is not None:
+        return exact
+    matches = list(User.objects.filter(username__iexact=username)[:2])
+    return matches[0] if len(matches) == 1 else None
+
+
 @login_required
 @require_POST
 def table_invite(request, match_id: int):
     username = request.POST.get("username", "").strip()
-    other = User.objects.filter(username__iexact=username).first() if 0 < len(username) <= 150 else None
+    other = _named(username) if 0 < len(username) <= 150 else None
     try:
         if other is None:
             raise SocialError("no_such_player")

@@ -200,8 +200,15 @@ def test_a_cancel_an_expiry_and_a_rematch_tell_the_lobby(make_user, start_table,
 
 # Who registers frames with the outbox: the match writer (every match's frames, the lobby's notices included), the
 # chat (a line, its own row), moderation (a hidden chat line; a user's lockout, sent to their sockets) and the Bot
-# API's tokens (a revoked token's close, sent to the sockets opened with it).
-REGISTERING = {"turnengine/writer.py", "turnengine/chat.py", "moderation/services.py", "botapi/tokens.py"}
+# API's tokens (a revoked token's close, sent to the sockets opened with it) and the social app (a player's own
+# invitations, answers, friend requests and friends' presence, sent to their lobby sockets).
+REGISTERING = {
+    "turnengine/writer.py",
+    "turnengine/chat.py",
+    "moderation/services.py",
+    "botapi/tokens.py",
+    "social/frames.py",  # a player's own social frames (invitations, friends), written by the social app's services
+}
 
 
 def test_only_the_writers_of_what_a_frame_tells_register_frames():

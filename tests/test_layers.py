@@ -9,15 +9,15 @@ The layers, bottom to top, each a package of ``platform/``:
 * ``ratings`` (Elo), then ``turnengine`` (the engine: the one writer of matches, clocks, bots, the outbox);
 * ``accounts`` (sign-up, guests), then ``moderation`` (sanctions, reports, a moderator's actions on matches);
 * ``realtime`` (the transport: sockets, broadcast, delivery);
-* ``lobby`` (tables before they start), then ``botapi`` (outside programs, analysis), then ``tournaments``
-  (scheduled events that start tables through the lobby);
+* ``lobby`` (tables before they start), then ``social`` (follows, friends, blocks, invitations), then ``botapi``
+  (outside programs, analysis), then ``tournaments`` (scheduled events that start tables through the lobby);
 * ``tapete``, the site: settings, URLs, the ASGI and Celery wiring. Nothing imports it.
 
 A module imports its own package and the packages below, with no exemption: not for admin pages, views, log-in
 forms or models. An upper layer that must act inside a lower one installs itself at start-up, in its app config's
 ``ready()``: the transport its sender in the engine's outbox; moderation its mute check in the engine's chat, the
 reason a sanctioned player is refused in the log-in form, and its admin pages of the other apps' models; the Bot
-API its answer to "is this account a program?" in the lobby.
+API its answer to "is this account a program?" in the lobby; the social app its block check in the engine's seats.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PLATFORM = ROOT / "platform"
 
 LAYERS = [
-    "web", "ratings", "turnengine", "accounts", "alerts", "moderation", "realtime", "lobby", "botapi", "tournaments",
-    "tapete",
+    "web", "ratings", "turnengine", "accounts", "alerts", "moderation", "realtime", "lobby", "social", "botapi",
+    "tournaments", "tapete",
 ]
 # Where an import inside a function is the right place: an app config's ready() (Django's documented place for
 # signal handlers and start-up wiring), and the server launcher, which imports the site only once Django is set up.

@@ -51,7 +51,7 @@ PROPER_NAMES = (
 )
 # Words each language spells as English does (Django's own catalogue included: "Password" in Italian).
 SAME_WORDS = {
-    "fr": {"six", "Duel", "Message"},
+    "fr": {"six", "Duel", "Message", "Invitations"},
     "it": {"no", "Password", "Email", "Chat", "Esc"},
 }
 WORD = re.compile(r"[A-Za-z]{2,}")

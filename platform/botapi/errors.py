@@ -74,6 +74,7 @@ API_ERRORS.update(
     {
         "bots_not_admitted": (403, SEAT_MESSAGES["bots_not_admitted"]),
         "computer_unranked": (403, SEAT_MESSAGES["computer_unranked"]),
+        "blocked_by_creator": (403, SEAT_MESSAGES["blocked_by_creator"]),
         "playban": (403, _("You abandoned too many ranked games: ranked tables are closed to you for a while.")),
     }
 )

@@ -56,4 +56,4 @@ MESSAGES = {
     "guest_unranked": _("Guests play friendly tables only: keep your account to play ranked tables."),
 }
 # The engine's refusals of a seat (turnengine.writer.seat_refusal), each with its own message.
-SEAT_REFUSALS = ("computer_unranked", "bots_not_admitted", "playban")
+SEAT_REFUSALS = ("computer_unranked", "bots_not_admitted", "playban", "blocked_by_creator")

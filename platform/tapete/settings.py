@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "ninja",  # django-ninja: the Bot API and its OpenAPI docs (its Swagger UI files are served locally)
     "botapi",
     "tournaments",
+    "social",
     "games.perudo",
     "games.spicy",
     "games.chinesecheckers",

@@ -38,6 +38,7 @@ urlpatterns = [
     path("", include("ratings.urls")),
     path("", include("moderation.urls")),
     path("", include("tournaments.urls")),
+    path("", include("social.urls")),
     path("", include("lobby.urls")),
 ]
 

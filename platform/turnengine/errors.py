@@ -48,6 +48,7 @@ MESSAGES = {
 SEAT_MESSAGES = {
     "computer_unranked": _("The computer players play friendly tables only: a ranked table seats people."),
     "bots_not_admitted": _("This table does not admit bot accounts."),
+    "blocked_by_creator": _("You cannot join this table: its creator blocked you."),
 }
 
 

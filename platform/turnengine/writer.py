@@ -53,6 +53,7 @@ from turnengine.errors import EngineError, seat_error
 from turnengine.fair_play import active_playban, playban_message, playbans_after_finish
 from turnengine.models import Match, MatchAction, Seat
 from turnengine.programs import is_bot_account
+from turnengine.seat_blocks import creator_block_refusal
 from turnengine.seat_frames import build_update
 from turnengine.signals import announce_finish
 from turnengine.table_notices import NOTICE_FIELDS, table_notice
@@ -309,7 +310,7 @@ def seat_refusal(match: Match, user) -> EngineError | None:
         playban = active_playban(user=user)
         if playban is not None:
             return EngineError("playban", playban_message(playban))
-    return None
+    return creator_block_refusal(match, user)
 
 
 # --- the writes that take no lock -------------------------------------------------------------------------------

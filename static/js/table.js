@@ -32,6 +32,10 @@
   const renderers = {};
   const SVG_NS = "http://www.w3.org/2000/svg";
   const absent = (value) => value === null || value === undefined || value === false;
+  // The players this reader blocked (social app): their chat is hidden, as a mute hides it.
+  const blockedNames = () => {
+    try { return JSON.parse(document.getElementById("blocked-names")?.textContent || "[]"); } catch (error) { return []; }
+  };
 
   // --- the kit (header) ---------------------------------------------------------------------------------------
   const _ = window.gettext || ((text) => text);
@@ -678,7 +682,7 @@
         if (this.version !== null && frame.v < this.version) return;  // older than what we show: a leftover
         if (frame.d.snapshot) {
           this.players = frame.d.players || this.players;
-          this.muted = frame.d.muted || [];
+          this.muted = (frame.d.muted || []).concat(blockedNames());
           this.root.querySelector("[data-chat]")?.replaceChildren();
           (frame.d.chat || []).forEach((line) => this.appendChat(line, false));
         } else if (this.version !== null && frame.v === this.version) {
@@ -717,7 +721,7 @@
       } else if (frame.t === "chat") {
         this.appendChat(frame.d, true);
       } else if (frame.t === "muted") {
-        this.muted = frame.d.muted;
+        this.muted = frame.d.muted.concat(blockedNames());
         this.send("sync", {});
       } else if (frame.t === "rematch") {
         this.rematch = frame.d;

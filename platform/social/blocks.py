@@ -1,0 +1,56 @@
+"""Blocking: a blocked player cannot follow, befriend or invite the one who blocked them, nor join a table that
+player created (``turnengine.seat_blocks``, installed in ``social.apps``); the blocker does not see their chat at a
+table (``table.js`` hides it, as a mute does). Blocking ends what ties the two: follows both ways, a friendship or a
+request, and pending invitations between them."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+
+from social.errors import SocialError
+from social.models import Block, Follow, Friendship, Invitation
+
+User = get_user_model()
+
+
+def blocks(blocker_id: int, blocked_id: int) -> bool:
+    """Whether ``blocker_id`` blocked ``blocked_id`` (the engine's seat check)."""
+    return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()
+
+
+def blocked_either_way(a_id: int, b_id: int) -> bool:
+    return Block.objects.filter(
+        Q(blocker_id=a_id, blocked_id=b_id) | Q(blocker_id=b_id, blocked_id=a_id)
+    ).exists()
+
+
+def block(*, user, other) -> Block:
+    if other.pk == user.pk:
+        raise SocialError("yourself")
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                made = Block.objects.create(blocker=user, blocked=other)
+        except IntegrityError:  # blocked already (two clicks, or two tabs at once)
+            made = Block.objects.get(blocker=user, blocked=other)
+        Follow.objects.filter(Q(follower=user, followed=other) | Q(follower=other, followed=user)).delete()
+        low, high = sorted((user.pk, other.pk))
+        Friendship.objects.filter(low_id=low, high_id=high).delete()
+        Invitation.objects.filter(
+            Q(sender=user, recipient=other) | Q(sender=other, recipient=user),
+            status=Invitation.Status.PENDING,
+        ).delete()
+    return made
+
+
+def unblock(*, user, other) -> None:
+    Block.objects.filter(blocker=user, blocked=other).delete()
+
+
+def blocked_usernames(*, user) -> list[str]:
+    """Whom ``user`` blocked, by name: the table page hides their chat lines."""
+    if not user.is_authenticated:
+        return []
+    return sorted(Block.objects.filter(blocker=user).values_list("blocked__username", flat=True))

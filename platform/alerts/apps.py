@@ -7,3 +7,11 @@ from django.utils.translation import gettext_lazy as _
 class AlertsConfig(AppConfig):
     name = "alerts"
     verbose_name = _("Alerts")
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
+
+        from alerts.preferences import remember_language
+
+        # A player's e-mails go out in the language they last logged in with.
+        user_logged_in.connect(remember_language, dispatch_uid="alerts.remember_language")

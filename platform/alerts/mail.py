@@ -1,6 +1,6 @@
 """Turn e-mails: which players are due one, and the message itself (one per player, listing every table awaiting
-them, in the site's language, with a signed one-click unsubscribe link). Sent by ``alerts.tasks`` on the bulk
-queue, never from a request or a move.
+them, in the language they last logged in with, with a signed one-click unsubscribe link). Sent by ``alerts.tasks``
+on the bulk queue, never from a request or a move.
 
 A player is due an e-mail when a table has awaited them for ``TAPETE_TURN_MAIL_DELAY_SECONDS`` without one, they
 have an address and e-mails on, they are not on vacation, and their last turn e-mail is older than the period
@@ -21,7 +21,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext
 
 from alerts.models import AlertSettings, Vacation
-from alerts.preferences import unsubscribe_token
+from alerts.preferences import language_of, unsubscribe_token
 from turnengine.models import AwaitedTurn
 
 MAIL = AlertSettings.Mail
@@ -112,7 +112,7 @@ def send_reminder(user_id: int, turn_ids: list[int], now=None) -> int:
 def _send(user, turns: list[AwaitedTurn], *, kind: str) -> None:
     site = settings.TAPETE_SITE_URL
     unsubscribe = site + reverse("alerts:unsubscribe", args=[unsubscribe_token(user)])
-    with translation.override(settings.LANGUAGE_CODE):
+    with translation.override(language_of(user) or settings.LANGUAGE_CODE):
         for turn in turns:
             turn.game_name = gettext(turn.match.rules.name)
         context = {

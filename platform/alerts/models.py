@@ -21,6 +21,8 @@ class AlertSettings(models.Model):
     )
     mail = models.CharField(_("turn e-mails"), max_length=16, choices=Mail, default=Mail.IMMEDIATE)
     last_mailed_at = models.DateTimeField(_("last e-mailed"), null=True, blank=True)
+    # The language the player last logged in with (alerts.apps): their e-mails are written in it.
+    language = models.CharField(_("language"), max_length=16, blank=True, default="")
 
     class Meta:
         verbose_name = _("alert settings")

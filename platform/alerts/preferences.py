@@ -28,3 +28,16 @@ def unsubscribe(token: str) -> AlertSettings | None:
         return None
     AlertSettings.objects.update_or_create(user_id=user_id, defaults={"mail": AlertSettings.Mail.OFF})
     return AlertSettings.objects.filter(user_id=user_id).select_related("user").first()
+
+
+def remember_language(sender, request, user, **kwargs) -> None:
+    """At log-in (``user_logged_in``): keep the language the player's pages are in, chosen by Django's
+    ``LocaleMiddleware`` from their choice or their browser, for the e-mails they get later from a worker."""
+    language = getattr(request, "LANGUAGE_CODE", "")
+    if language:
+        AlertSettings.objects.update_or_create(user=user, defaults={"language": language})
+
+
+def language_of(user) -> str | None:
+    """The language ``user``'s e-mails are written in (None: the site's)."""
+    return AlertSettings.objects.filter(user=user).values_list("language", flat=True).first() or None

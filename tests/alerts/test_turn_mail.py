@@ -8,7 +8,8 @@ from datetime import timedelta
 import pytest
 from django.core import mail as outbox
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import ngettext
 
 from alerts import mail, tasks
 from alerts.models import AlertSettings
@@ -121,3 +122,22 @@ def test_the_tasks_go_to_the_bulk_queue(settings):
     assert routes["alerts.tasks.*"]["queue"] == settings.TAPETE_QUEUES["bulk"]
     beat = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert {"alerts.tasks.mail_due_turns", "alerts.tasks.remind_deadlines"} <= beat
+
+
+def test_the_e_mail_is_written_in_the_language_the_player_last_logged_in_with(start_table, client, eager):
+    match, player = awaited_player(start_table)
+    player.set_password("a long enough password 1")
+    player.save()
+    client.cookies["django_language"] = "it"
+    assert client.post(
+        reverse("login"), {"username": player.username, "password": "a long enough password 1"}
+    ).status_code == 302
+    assert AlertSettings.objects.get(user=player).language == "it"
+    assert tasks.mail_due_turns.apply().get() == 1
+    message = outbox.outbox[0]
+    assert "waiting for your move" not in message.subject
+    with translation.override("it"):
+        italian = ngettext(
+            "Tapete: a table is waiting for your move", "Tapete: %(count)d tables are waiting for your move", 1
+        )
+    assert message.subject == italian and italian != "Tapete: a table is waiting for your move"

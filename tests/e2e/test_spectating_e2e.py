@@ -59,7 +59,7 @@ def test_a_visitor_watches_a_live_table_and_sees_no_secret(new_player, browser, 
     host.click("#tab-chat")
     host.click("[data-quick=gg]")
     for _context, page, _frames, language, size in watchers:
-        page.wait_for_selector(".current-bid")
+        page.wait_for_selector(".perudo-current-bid")
         if size == "desktop":
             page.click("#tab-chat")
         else:

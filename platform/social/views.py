@@ -21,6 +21,7 @@ from social import blocks, follows, friends, invitations
 from social.errors import SocialError
 from social.search import search_players
 from social.selectors import friends_page
+from web.text import has_control_character
 
 User = get_user_model()
 
@@ -118,7 +119,8 @@ def _named(username: str):
 @require_POST
 def table_invite(request, match_id: int):
     username = request.POST.get("username", "").strip()
-    other = _named(username) if 0 < len(username) <= 150 else None
+    named = 0 < len(username) <= 150 and not has_control_character(username)  # NUL cannot reach PostgreSQL
+    other = _named(username) if named else None
     try:
         if other is None:
             raise SocialError("no_such_player")

@@ -3,6 +3,8 @@ push ``friend_presence`` to the friends who are online (once per change: a secon
 reaches every page of the invited player, and a visitor's lobby socket stays the lobby's (no row, no frame). A bad
 frame on the socket gets a coded error and the socket stays open."""
 
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 
@@ -12,6 +14,17 @@ from social.models import SiteSocket
 from tests.turnengine.wsclient import connect, receive, receive_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def _until(condition, bound: float = 5.0) -> bool:
+    """Whether ``condition`` (read from the database) holds within ``bound`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + bound
+    while not await database_sync_to_async(condition)():
+        if loop.time() > deadline:
+            return False
+        await asyncio.sleep(0.05)
+    return True
 
 
 @database_sync_to_async
@@ -30,7 +43,8 @@ async def test_friends_hear_who_comes_and_goes_once_per_change(make_user):
     frame = await receive_until(ana_socket, "friend_presence")
     assert frame["d"] == {"user": "bruno", "online": True}
     bruno_second, _ = await connect("/ws/lobby/", user=bruno)  # a second tab
-    assert await database_sync_to_async(SiteSocket.objects.filter(user=bruno).count)() == 2
+    # Its row is written by the process's writer thread, after the handshake: wait for it (bounded).
+    assert await _until(lambda: SiteSocket.objects.filter(user=bruno).count() == 2)
     await bruno_first.disconnect()
     assert await ana_socket.receive_nothing(timeout=0.5)  # still online: nothing to say
     await bruno_second.disconnect()

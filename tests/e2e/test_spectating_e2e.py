@@ -49,7 +49,7 @@ def test_a_visitor_watches_a_live_table_and_sees_no_secret(new_player, browser, 
             watchers.append((context, page, frames, language, size))
             page.goto("/play/perudo/")
             page.click(f".table-list a[href='/table/{table_id}/'].button")  # the lobby's "Watch"
-            page.wait_for_selector(".perudo .turn-line")
+            page.wait_for_selector(".perudo .perudo-turn-line")
             assert page.locator("[data-chat-form]").count() == 0 and page.locator(".visitor-note").count() == 1
     # The players see six spectators, none logged in.
     host.wait_for_selector("[data-spectators]:not([hidden]) :text('6 watching')")
@@ -71,7 +71,7 @@ def test_a_visitor_watches_a_live_table_and_sees_no_secret(new_player, browser, 
         page.wait_for_timeout(300)
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"visitor-watching-{language}-{size}.png"))
-    other.click("button.dudo")  # the reveal: every cup is public from here on
+    other.click("button.perudo-dudo")  # the reveal: every cup is public from here on
     for _context, page, frames, _language, _size in watchers:
         page.wait_for_selector("[data-reveal]")
         views = [frame for frame in frames if frame["t"] == "view"]

@@ -1,13 +1,13 @@
-"""The three statements of the per-move transaction, as SQL written once from the models' metadata.
+"""The per-move SQL, written once from the models' metadata: the locked move (lock the row with the player's seat,
+append the logged actions, write the changed fields) and, on PostgreSQL, the optimistic one (read the row without a
+lock, then one statement that appends and writes only if the row's ``xmin`` is unchanged: see below).
 
-Every move locks the match row (finding the player's seat in the same query), appends its logged actions and
-writes the match's changed fields, on the single database thread that each ASGI process has. Rather than have the
-ORM compile these statements again on every move, the SQL is built once per database vendor, and values are
-converted by the fields' own ``get_db_prep_save``, so types (JSON, aware datetimes) are handled exactly as the ORM
-would. The locked row is read through the same converters the ORM applies (backend's, then field's) into
-``Model.from_db``, as ``Manager.raw`` would without its per-query work. On PostgreSQL the append and the update go in
-one round trip. Everything else in the project uses the ORM. (The ORM's cost on this path was never recorded in
-``bench/RESULTS.md``; ``bench/ws_load.py --stages`` shows the database thread's share of a move.)
+Rather than have the ORM compile these statements again on every move, the SQL is built once per database vendor,
+and values are converted by the fields' own ``get_db_prep_save``, so types (JSON, aware datetimes) are handled
+exactly as the ORM would. A row read here goes through the same converters the ORM applies (backend's, then
+field's) into ``Model.from_db``, as ``Manager.raw`` would without its per-query work. On PostgreSQL the append and
+the update go in one round trip either way. Everything else in the project uses the ORM. (``bench/move_cpu.py``
+measures this path's CPU inside a process.)
 """
 
 from __future__ import annotations

@@ -173,14 +173,17 @@ def test_a_killed_daphne_leaves_no_one_online_and_its_players_come_back_on_the_o
         current = await _in_thread(Match.objects.get, pk=match.pk)
         grace_end = facts["seats"][awaited][1] + clocks.of_match(current).grace_ms
         assert clocks.deadlines(current.clock, clocks.of_match(current))[awaited] == grace_end
-        async def hear_them_offline() -> None:
-            told = set()
-            while told != set(on_doomed):
-                players = (await _next(sockets[stayer], "presence"))["d"]["players"]
-                told |= {player["seat"] for player in players if not player["online"]}
 
-        # Bounded as a whole: the heartbeat's frames keep each _next alive, so a presence frame that never comes
-        # would otherwise hold the run for ever (seen once in CI, 2026-12-05).
+        async def hear_them_offline() -> None:
+            # One frame showing exactly the killed server's seats offline. Frames of the connections' opening are
+            # still unread before it (one showed the stayer offline until its socket counted), so the offline
+            # seats of several frames must not be added up.
+            while True:
+                players = (await _next(sockets[stayer], "presence"))["d"]["players"]
+                if {player["seat"] for player in players if not player["online"]} == set(on_doomed):
+                    return
+
+        # Bounded as a whole: the heartbeat's frames keep each _next alive.
         await asyncio.wait_for(hear_them_offline(), SETTLE_BOUND)
         players = {p["seat"]: p["online"] for p in (await _snapshot(sockets[stayer]))["d"]["players"]}
         assert players == {seat: seat == stayer for seat in range(3)}

@@ -69,13 +69,19 @@ def test_profile_shows_games_played_and_current_tables(client, start_table):
     assert list(page.context["current_matches"]) == []
 
 
-def test_demo_admin_is_created_once(django_user_model):
+def test_demo_admin_is_created_once_and_its_address_is_the_served_one(django_user_model, settings):
+    from io import StringIO
+
     from django.core.management import call_command
 
-    call_command("ensure_demo_admin")
-    call_command("ensure_demo_admin")
+    settings.TAPETE_SITE_URL = "http://127.0.0.1:8130"  # ./dev serve on TAPETE_PORT=8130
+    call_command("ensure_demo_admin", stdout=StringIO())
+    printed = StringIO()
+    call_command("ensure_demo_admin", stdout=printed)
     admin = django_user_model.objects.get(username="admin")
     assert admin.is_superuser
+    assert django_user_model.objects.filter(username="admin").count() == 1
+    assert "http://127.0.0.1:8130/admin/" in printed.getvalue()
 
 
 @pytest.mark.parametrize(("language", "phrase"), [("fr", "Jeux"), ("it", "Giochi")])

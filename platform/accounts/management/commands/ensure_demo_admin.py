@@ -16,6 +16,6 @@ class Command(BaseCommand):
             self.stdout.write("Created the demo admin account.")
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo admin: username {username!r}, password {password!r} (http://127.0.0.1:8000/admin/)"
+                f"Demo admin: username {username!r}, password {password!r} ({settings.TAPETE_SITE_URL}/admin/)"
             )
         )

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from alerts import vacation
+from lobby import rematch
 from lobby import services as lobby
 from turnengine import clocks
 from turnengine.models import AwaitedTurn, Match
@@ -128,14 +129,25 @@ def test_a_turn_based_table_started_during_a_vacation_starts_with_the_clock_paus
     assert clocks.epoch_ms(mine.deadline_at) == clocks.epoch_ms(back) + DAY_MS
 
 
-def test_a_tournament_table_started_during_a_vacation_is_paused_too(make_user):
+def test_a_tournament_table_or_a_rematch_started_during_a_vacation_is_paused_too(make_user):
     player, other = make_user(), make_user()
+    earlier = _table(player, other, player_first=True)
+    Match.objects.filter(pk=earlier.pk).update(status=Match.Status.FINISHED)
     away = vacation.start(player, days=1)
     match = lobby.table_start_for(
         created_by=other, users=[player, other], game="tictactoe", options={}, ranked=False, time_control="daily"
     )
     match.refresh_from_db()
     assert _deadline(match, 0) == clocks.epoch_ms(away.ends_at) + DAY_MS
+
+    rematch.table_rematch(user=other, match_id=earlier.pk)
+    again, _ = rematch.table_rematch(user=player, match_id=earlier.pk)
+    again.refresh_from_db()
+    assert again.status == Match.Status.ACTIVE and again.clock["vacation"] == [
+        [clocks.epoch_ms(away.starts_at), clocks.epoch_ms(away.ends_at)],
+        None,
+    ]
+    assert _deadline(again, 0) == clocks.epoch_ms(away.ends_at) + DAY_MS
 
 
 def test_the_start_asks_for_vacations_once_and_only_at_turn_based_tables(make_user):

@@ -1,6 +1,7 @@
 """Turn e-mails: which players are due one, and the message itself (one per player, listing every table awaiting
-them, in the language they last logged in with, with a signed one-click unsubscribe link). Sent by ``alerts.tasks``
-on the bulk queue, never from a request or a move.
+them, in the language they last logged in with, with a signed unsubscribe link whose page asks first, and RFC 8058's
+headers for mail programs' one-click unsubscribe: ``alerts.views.unsubscribe``). Sent by ``alerts.tasks`` on the
+bulk queue, never from a request or a move.
 
 A player is due an e-mail when a table has awaited them for ``TAPETE_TURN_MAIL_DELAY_SECONDS`` without one, they
 have an address and e-mails on, they are not on vacation, and their last turn e-mail is older than the period

@@ -1,7 +1,8 @@
 """Vacation: a player pauses their turn-based clocks for a few days, at most ``TAPETE_VACATION_DAYS_PER_YEAR`` days
 in a calendar year (as Board Game Arena's holiday mode); the other players see it at the table. The clocks
 themselves are paused by the engine (``turnengine.vacations``); coming back early gives back exactly the time spent
-away. A table started during a vacation is not paused."""
+away. A turn-based table that starts during a vacation starts with the player's clock paused
+(:func:`away_at_table`, installed in the engine by ``alerts.apps``)."""
 
 from __future__ import annotations
 
@@ -76,3 +77,12 @@ def at_table(user_ids, now=None) -> dict[int, Vacation]:
     now = now or timezone.now()
     vacations = Vacation.objects.filter(user_id__in=list(user_ids), starts_at__lte=now, ends_at__gt=now)
     return {vacation.user_id: vacation for vacation in vacations}
+
+
+def away_at_table(match_id: int, now) -> dict[int, tuple]:
+    """Seat index -> (start, end) of the vacation its player is on at ``now``, at the table ``match_id``: one query
+    (``turnengine.vacations.windows_at_start``)."""
+    rows = Vacation.objects.filter(
+        user__seats__match_id=match_id, starts_at__lte=now, ends_at__gt=now
+    ).order_by().values_list("user__seats__index", "starts_at", "ends_at")
+    return {seat: (starts_at, ends_at) for seat, starts_at, ends_at in rows}

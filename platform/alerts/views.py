@@ -1,5 +1,6 @@
 """The "Your move" page (the tables awaiting the player, oldest first; its list is fetched again when the lobby
-socket says the count changed), "next table waiting for me", the alert settings, and the unsubscribe link."""
+socket says the count changed), "next table waiting for me", the alert settings, and the e-mails' unsubscribe page
+(its link asks before it acts; a mail program's one-click unsubscribe acts at once)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -7,11 +8,12 @@ from django.db import IntegrityError
 from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods
 
 from alerts import preferences, selectors, vacation
 from alerts.forms import MailForm
+from alerts.models import AlertSettings
 from web.params import MAX_ID, BadParameter, int_param
 
 
@@ -86,11 +88,45 @@ def alert_settings(request):
     )
 
 
-@csrf_exempt  # the signed token is the proof; mail programs post here for RFC 8058's one-click unsubscribe
+@csrf_exempt  # only for RFC 8058's one-click POST: the page's own buttons are checked (_unsubscribe_form)
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request, token: str):
-    """Turn off a player's turn e-mails from the link in one, without logging in."""
-    settings = preferences.unsubscribe(token)
-    if settings is None:
-        return render(request, "alerts/unsubscribed.html", {"invalid": True}, status=400)
-    return render(request, "alerts/unsubscribed.html", {"settings": settings})
+    """The link in every turn e-mail, for anyone who has it (no log-in: the signed token names the player).
+
+    GET only shows what would stop and a button: mail scanners and link previews open links, and must not
+    unsubscribe anyone. The button posts back here (CSRF-checked); a mail program's one-click unsubscribe (RFC 8058:
+    a POST whose body is ``List-Unsubscribe=One-Click``, without cookie or CSRF token) is the one exempt use."""
+    try:
+        user = preferences.link_user(token)
+    except preferences.BadLink as refusal:
+        return render(request, "alerts/unsubscribe.html", {"state": refusal.reason}, status=400)
+    if request.method == "POST" and request.POST.get("List-Unsubscribe") == "One-Click":
+        preferences.set_mail(user, AlertSettings.Mail.OFF)
+        return render(request, "alerts/unsubscribe.html", {"state": "unsubscribed", "player": user})
+    if request.method == "POST":
+        return _unsubscribe_form(request, user)
+    mail = preferences.settings_of(user).mail
+    return render(
+        request,
+        "alerts/unsubscribe.html",
+        {"state": "off" if mail == AlertSettings.Mail.OFF else "ask", "player": user, "previous": mail},
+    )
+
+
+@csrf_protect
+def _unsubscribe_form(request, user):
+    """The page's buttons: ``unsubscribe``, or ``resubscribe`` (back to the choice the player had, ``previous``)."""
+    action = request.POST.get("action")
+    if action == "unsubscribe":
+        previous = preferences.settings_of(user).mail
+        preferences.set_mail(user, AlertSettings.Mail.OFF)
+        return render(
+            request, "alerts/unsubscribe.html", {"state": "unsubscribed", "player": user, "previous": previous}
+        )
+    if action == "resubscribe":
+        previous = request.POST.get("previous")
+        if previous not in AlertSettings.Mail.values or previous == AlertSettings.Mail.OFF:
+            previous = AlertSettings.Mail.IMMEDIATE
+        preferences.set_mail(user, previous)
+        return render(request, "alerts/unsubscribe.html", {"state": "resubscribed", "player": user})
+    return HttpResponseBadRequest(_("Choose one of the page's buttons."))

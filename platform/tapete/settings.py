@@ -362,7 +362,9 @@ TAPETE_TABLES_PER_ADDRESS = os.environ.get("TAPETE_TABLES_PER_ADDRESS", "10/m")
 TAPETE_WS_MAX_FRAME_BYTES = int(os.environ.get("TAPETE_WS_MAX_FRAME_BYTES", str(8 * 1024)))
 TAPETE_WS_RATE_PER_SECOND = float(os.environ.get("TAPETE_WS_RATE_PER_SECOND", "20"))
 TAPETE_WS_RATE_BURST = int(os.environ.get("TAPETE_WS_RATE_BURST", "40"))
-TAPETE_WS_SOCKETS_PER_USER = int(os.environ.get("TAPETE_WS_SOCKETS_PER_USER", "8"))
+# A logged-in player's every page holds the lobby socket, and a table's page its match socket too: 20 lets them keep
+# nine tables open with the lobby and another page (8 refused the fourth table of a player with the lobby open).
+TAPETE_WS_SOCKETS_PER_USER = int(os.environ.get("TAPETE_WS_SOCKETS_PER_USER", "20"))
 TAPETE_WS_SOCKETS_PER_IP = int(os.environ.get("TAPETE_WS_SOCKETS_PER_IP", "64"))
 # The server (tapete/serve.py): a socket whose client does not read is closed (4008) once this much more than
 # Twisted's 64 KiB write buffer waits for it; a ping goes to every socket every PING_INTERVAL seconds, and a peer whose

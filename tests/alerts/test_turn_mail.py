@@ -54,10 +54,15 @@ def test_a_turn_e_mail_is_sent_once_and_its_link_unsubscribes_without_logging_in
     assert tasks.mail_due_turns.apply().get() == 0
     assert len(outbox.outbox) == 1
 
-    # The link works for anyone who has it, logged in or not; a forged one changes nothing.
-    forged = client.get(reverse("alerts:unsubscribe", args=[unsubscribe_token(player) + "x"]))
+    # The link works for anyone who has it, logged in or not (its page asks first: tests/alerts/test_unsubscribe.py;
+    # here a mail program's one-click POST); a forged one changes nothing.
+    forged = client.post(
+        reverse("alerts:unsubscribe", args=[unsubscribe_token(player) + "x"]), {"List-Unsubscribe": "One-Click"}
+    )
     assert forged.status_code == 400
     assert client.get(unsubscribe[1]).status_code == 200
+    assert AlertSettings.objects.get(user=player).mail == AlertSettings.Mail.IMMEDIATE
+    assert client.post(unsubscribe[1], {"List-Unsubscribe": "One-Click"}).status_code == 200
     assert AlertSettings.objects.get(user=player).mail == AlertSettings.Mail.OFF
     AwaitedTurn.objects.filter(match=match).update(mailed=False)
     assert mail.due_players() == []

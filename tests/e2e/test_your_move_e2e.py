@@ -1,14 +1,18 @@
 """Your move, in a real browser against the live server: a player with three turn-based tables sees 3 in the header's
 badge and the tab's title, goes through them with "next table", and gets a browser notification when a move arrives
-at one of them while another tab is in front; the count follows live over the lobby socket. Viewport screenshots
-of the page and the header in English, French and Italian at 1280x800, 375x812 and 812x375."""
+at one of them while another tab is in front; the count follows live over the lobby socket; an e-mail's unsubscribe
+link asks before it acts, without logging in. Viewport screenshots of the pages and the header in English, French
+and Italian at 1280x800, 375x812 and 812x375."""
 
 from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 
 from alerts import vacation
+from alerts.models import AlertSettings
+from alerts.preferences import unsubscribe_token
 from lobby import services as lobby
 from tests.conftest import PASSWORD
 from tests.e2e.conftest import ARTIFACTS
@@ -164,4 +168,31 @@ def test_the_others_see_a_vacation_at_the_table(browser, live_url, transactional
     shoot(page, f"your-move-vacation-{language}")
     page.goto("/your-move/")  # the player whose turn it is not: nothing waits for them
     assert page.locator("[data-turns-count]").is_hidden()
+    context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "it"])
+def test_the_unsubscribe_link_asks_then_unsubscribes_without_logging_in(browser, live_url, transactional_db, language):
+    player = make_player(f"reader{language}")
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_url)
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_url}])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    link = reverse("alerts:unsubscribe", args=[unsubscribe_token(player)])
+    page.goto(link)
+    assert page.locator("[data-unsubscribe=ask]").is_visible()
+    assert player.username in page.inner_text("main")
+    assert AlertSettings.objects.filter(user=player, mail=AlertSettings.Mail.OFF).count() == 0  # opening: nothing
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    shoot(page, f"unsubscribe-ask-{language}")
+    page.click("button[value=unsubscribe]")
+    page.wait_for_selector("[data-unsubscribe=unsubscribed]")
+    assert AlertSettings.objects.get(user=player).mail == AlertSettings.Mail.OFF
+    shoot(page, f"unsubscribe-done-{language}")
+    page.click("button[value=resubscribe]")
+    page.wait_for_selector("[data-unsubscribe=resubscribed]")
+    assert AlertSettings.objects.get(user=player).mail == AlertSettings.Mail.IMMEDIATE
+    page.goto(link[:-3] + "xx/")
+    assert page.locator("[data-unsubscribe=invalid]").is_visible()
+    shoot(page, f"unsubscribe-invalid-{language}")
     context.close()

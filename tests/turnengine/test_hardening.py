@@ -221,6 +221,26 @@ async def test_sockets_beyond_the_limit_per_user_are_closed_with_4429(start_tabl
     assert (await receive_until(again, "view"))["d"]["snapshot"]
 
 
+async def test_the_default_limit_lets_a_player_keep_nine_table_tabs_the_lobby_and_another_page_open(start_table):
+    # Every page of a logged-in player holds the lobby socket (the header's "Your move", invitations); a table's page
+    # holds its match socket too. Measured in a browser: with 8 sockets, the fourth table tab of a player who had the
+    # lobby open could not play (its match socket was refused). docs/protocol.md gives the count.
+    match, users = await _start(start_table)
+    tabs = 9
+    tables = [(await connect(f"/ws/match/{match.pk}/", users[0]))[0] for _ in range(tabs)]
+    lobbies = [(await connect("/ws/lobby/", users[0]))[0] for _ in range(tabs + 2)]
+    for socket in tables:
+        assert (await receive_until(socket, "view"))["d"]["snapshot"]
+    for socket in lobbies:
+        await drain(socket)
+        await socket.send_to(text_data="{")
+        assert (await _error(socket))["code"] == "malformed"  # open, and answering
+    extra, _ = await connect("/ws/lobby/", users[0])
+    assert (await closed_with(extra))["code"] == 4429  # still bounded
+    for socket in tables + lobbies:
+        await socket.disconnect()
+
+
 async def test_sockets_beyond_the_limit_per_ip_are_closed_with_4429(settings):
     settings.TAPETE_WS_SOCKETS_PER_IP = 3
     kept = [(await connect("/ws/lobby/", client="198.51.100.7"))[0] for _ in range(3)]

@@ -13,15 +13,18 @@ The servers run with ``bench/short_connections.py``'s settings (no persistent da
 At most ``--connecting`` websocket handshakes and ``--http-connections`` requests are under way at once over all the
 clients; a socket that drops is opened again, as the page's script does, and counted as an error.
 
-The page's script asks for its table on every change of the tournament, playing or not; a computer client asks only
-before its first table and once its table has finished (at the finish, then at each change), unless ``--fetch-always``: with 600 players and a
-change at every table's end, the script's way is about 600 requests per finished table.
+The page's script asks for its table on every change of the tournament, playing or not; a computer client asks
+before its first table and once its table has finished (at the finish, then at each change), unless
+``--fetch-always``: with 600 players and a change at every table's end, the script's way is about 600 requests per
+finished table. A waiting client that hears no change for 5 s asks anyway, and counts it as an error if it finds a
+table then (a change it never heard).
 
 ``--arena N``: an arena of N players lasting ``--minutes``; for each finishing player who is paired again, the delay
 to their next table. ``--swiss N``: round 1 of a Swiss of N players is played out; the delay from the last table's
-finish (the latest finish any client saw) to each player's table of round 2. Prints p50/p95/max of each, and the
-load average before and after. Run both with ``--arena 600 --swiss 200``. Needs PostgreSQL and Redis
-(several processes share the channel layer)::
+finish (the latest finish any client saw) to each player's table of round 2. Prints p50/p95/max of each; the same
+delays on the server's side, from the database (a finished match's ``finished_at`` to the creation of the player's
+next table, or to the creation of round 2's last table); and the load average before and after. Run both with
+``--arena 600 --swiss 200``. Needs PostgreSQL and Redis (several processes share the channel layer)::
 
     createdb -h 127.0.0.1 -U postgres tapete_bench
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/tapete_bench REDIS_URL=redis://127.0.0.1:6379/1 \\
@@ -54,14 +57,16 @@ import websockets  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
+from django.db.models import Max  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from tests.servers import celery_worker, daphne_servers  # noqa: E402
 from tests.turnengine.wsclient import make_session_key  # noqa: E402
 from tournaments import life_cycle  # noqa: E402
-from tournaments.models import Tournament  # noqa: E402
+from tournaments.models import Pairing, Tournament  # noqa: E402
 from turnengine import outbox  # noqa: E402
+from turnengine.models import Match  # noqa: E402
 
 OVER = {"finished", "cancelled"}
 SILENCE = 5.0  # seconds a waiting client hears no change before it asks anyway (and counts it if it finds a table)
@@ -111,6 +116,7 @@ class Event:
         self.tables: set[int] = set()  # the matches the clients opened
         self.waiting_swiss = players  # clients yet to open their table of round 2
         self.elapsed = 0.0
+        self.server: list[float] = []  # the same delays in the database (server_delays, swiss_delay)
         self.done = asyncio.Event()
 
     def error(self, code: str) -> None:
@@ -292,7 +298,17 @@ async def run_event(kind: str, players: int, addresses: list[str], args) -> Even
         await asyncio.gather(*tasks)
         event.elapsed = time.perf_counter() - started
     await asyncio.to_thread(finish_off, tournament_id)
+    event.server = await asyncio.to_thread(server_delays if kind == "arena" else swiss_delay, tournament_id)
     return event
+
+
+def swiss_delay(tournament_id: int) -> list[float]:
+    """From the last finish of round 1's tables to the creation of round 2's last table (the pairing's transaction
+    commits just after), in the database."""
+    tables = Match.objects.filter(tournament_table__round__tournament_id=tournament_id)
+    last = tables.filter(tournament_table__round__number=1).aggregate(last=Max("finished_at"))["last"]
+    paired = tables.filter(tournament_table__round__number=2).aggregate(last=Max("created_at"))["last"]
+    return [(paired - last).total_seconds()]
 
 
 def finish_off(tournament_id: int) -> None:
@@ -303,6 +319,22 @@ def finish_off(tournament_id: int) -> None:
             life_cycle.cancel(tournament_id=tournament_id)
 
 
+def server_delays(tournament_id: int) -> list[float]:
+    """The pairing's own delays, from the database: for each player paired again, from the finish of their table
+    (the match's ``finished_at``) to the creation of their next one (inside the pairing's transaction)."""
+    rows = (
+        Pairing.objects.filter(round__tournament_id=tournament_id, table__isnull=False)
+        .order_by("entry_id", "table__match_id")
+        .values_list("entry_id", "table__match__created_at", "table__match__finished_at")
+    )
+    delays, previous = [], {}
+    for entry_id, created_at, finished_at in rows:
+        if previous.get(entry_id) is not None:
+            delays.append((created_at - previous[entry_id]).total_seconds())
+        previous[entry_id] = finished_at
+    return delays
+
+
 def report(event: Event) -> None:
     if event.kind == "arena":
         to_opened = [opened - finish for _i, finish, _k, opened in event.opened]
@@ -311,6 +343,7 @@ def report(event: Event) -> None:
               "player was paired again after a finish")
         print(f"  finish -> next table's first view:  {summary(to_opened)}")
         print(f"  finish -> my-table.json names it:   {summary(to_known)}")
+        print(f"  in the database, finish -> next table created: {summary(event.server)}")
     else:
         last = max(event.finishes.values(), default=float("nan"))
         to_opened = [opened - last for _i, _f, _k, opened in event.opened]
@@ -320,6 +353,8 @@ def report(event: Event) -> None:
               f"{last - first:.1f} s; {len(event.opened)} players opened their table of round 2")
         print(f"  last table's finish -> each player's round-2 table, first view: {summary(to_opened)}")
         print(f"  last table's finish -> my-table.json names it:                  {summary(to_known)}")
+        server = event.server[0] * 1000
+        print(f"  in the database, round 1's last finish -> round 2's last table created: {server:.0f} ms")
     if event.errors:
         print(f"  errors: {event.errors}")
 

@@ -17,7 +17,7 @@ The page's script asks for its table on every change of the tournament, playing 
 before its first table and once its table has finished (at the finish, then at each change), unless
 ``--fetch-always``: with 600 players and a change at every table's end, the script's way is about 600 requests per
 finished table. A waiting client that hears no change for 5 s asks anyway, and counts it as an error if it finds a
-table then (a change it never heard).
+table then (a change it heard late, or never: the page's script would have waited on).
 
 ``--arena N``: an arena of N players lasting ``--minutes``; for each finishing player who is paired again, the delay
 to their next table. ``--swiss N``: round 1 of a Swiss of N players is played out; the delay from the last table's
@@ -215,7 +215,7 @@ class Client:
                 except TimeoutError:  # the page's script would wait on: ask, to tell a change it never heard
                     match = await self.my_table()
                     if match is not None and match != self.current:
-                        self.event.error(f"a table no change announced ({SILENCE:.0f} s)")
+                        self.event.error(f"a table found after {SILENCE:.0f} s with no change heard")
                     continue
                 self.changed.clear()
                 match = await self.my_table()

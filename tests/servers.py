@@ -181,10 +181,10 @@ def wait_for_port(port: int, process: subprocess.Popen, log, timeout: float = 30
 
 
 @contextmanager
-def celery_worker(env: dict[str, str], *, beat: bool = True, purge: bool = True):
+def celery_worker(env: dict[str, str], *, beat: bool = True, purge: bool = True, application: str = "tapete"):
     """A real Celery worker (with its beat scheduler) as a subprocess; yields the process so tests can kill it.
     With ``purge``, messages that earlier tests left on the broker are dropped first, so the worker starts on the
-    test's own tasks only.
+    test's own tasks only. ``application`` is the module Celery's ``-A`` loads (the site's, or a test's that wraps it).
 
     Two threads, as ``./dev serve`` runs it (with one, ``--pool=solo``, every task due at a time waits behind the
     one running: a relay or a database lock held up every computer move and deadline). Its log (info level: each
@@ -200,7 +200,7 @@ def celery_worker(env: dict[str, str], *, beat: bool = True, purge: bool = True)
         "-m",
         "celery",
         "-A",
-        "tapete",
+        application,
         "worker",
         "--pool=threads",
         "--concurrency=2",

@@ -49,11 +49,17 @@ def locked(tournament_id: int) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament_id)
 
 
-def changed(tournament: Tournament) -> None:
-    """Record a change pages show: the version moves and the page's socket hears of it on commit."""
+def changed(tournament: Tournament, *, seated: list[int] = ()) -> None:
+    """Record a change pages show: the version moves and the page's socket hears of it on commit. ``seated``: the
+    players (user ids) given a new table by this change, so that only their pages ask where they play (a finished
+    table of a 600-player arena must not send 600 pages to the server)."""
     tournament.version += 1
     tournament.save(update_fields=["version"])
-    frame = encode_frame("tournament", tournament.version, {"id": tournament.pk, "status": tournament.status})
+    frame = encode_frame(
+        "tournament",
+        tournament.version,
+        {"id": tournament.pk, "status": tournament.status, "seated": sorted(seated)},
+    )
     outbox.send_on_commit(Update({tournament.group_name(): frame}))
 
 
@@ -149,6 +155,7 @@ def tournament_advance(tournament_id: int, *, now: datetime | None = None) -> No
         except Tournament.DoesNotExist:
             return
         dirty = False
+        rounds_before = tournament.round_set.aggregate(number=Max("number"))["number"] or 0
         if tournament.status == Tournament.Status.UPCOMING:
             if now < tournament.starts_at:
                 return
@@ -161,7 +168,10 @@ def tournament_advance(tournament_id: int, *, now: datetime | None = None) -> No
             else:
                 dirty |= _arena_next(tournament, now)
         if dirty:
-            changed(tournament)
+            seated = Pairing.objects.filter(
+                round__tournament=tournament, round__number__gt=rounds_before, table__isnull=False
+            ).values_list("entry__user_id", flat=True)
+            changed(tournament, seated=list(seated))
 
 
 def _start(tournament: Tournament, now: datetime) -> None:

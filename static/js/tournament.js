@@ -2,19 +2,25 @@
 // (standings, rounds, the player's table); when a new table of the player's appears, it opens on its own. On a
 // tournament table's page ([data-tournament-follow]): when the player's next table is paired, it opens. Everywhere:
 // [data-countdown] times count down to their moment.
+//
+// Each change's frame names the players it seated ("seated": user ids). A player named there asks at once; every
+// other page refreshes its standings once within a few seconds, whatever the number of changes meanwhile, and a
+// table's page does not ask at all: a finished table of a large arena must not send every page to the server at
+// the same moment. On (re)connecting, a page asks once, for what it may have missed.
 (function () {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  const SPREAD_MS = 3000;
 
   function listen(path, onChange) {
     let retry = 1000;
     function connect() {
       const socket = new WebSocket(scheme + location.host + path);
       let openedAt = null;
-      socket.addEventListener("open", () => { openedAt = Date.now(); onChange(); });
+      socket.addEventListener("open", () => { openedAt = Date.now(); onChange(null); });
       socket.addEventListener("message", (message) => {
         let frame = null;
         try { frame = JSON.parse(message.data); } catch (error) { return; }
-        if (frame.t === "tournament") onChange();
+        if (frame.t === "tournament") onChange(frame);
       });
       socket.addEventListener("close", (event) => {
         if (event.code === 4404) return;
@@ -48,7 +54,9 @@
     const live = document.getElementById("tournament-live");
     const first = live.querySelector("[data-live]");
     let known = first ? first.dataset.myTable || null : null;
-    listen(page.dataset.ws, () => {
+    let later = null;
+    function refresh() {
+      if (later !== null) { clearTimeout(later); later = null; }
       fetch(page.dataset.liveUrl, { headers: { "X-Requested-With": "fetch" } })
         .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
         .then((html) => {
@@ -60,12 +68,22 @@
           known = mine;
         })
         .catch(() => {});
+    }
+    listen(page.dataset.ws, (frame) => {
+      if (!frame || seatedHere(frame, page)) refresh();
+      else if (later === null) later = setTimeout(refresh, Math.random() * SPREAD_MS);
     });
+  }
+
+  function seatedHere(frame, element) {
+    const seated = (frame.d && frame.d.seated) || [];
+    return element.dataset.user !== undefined && seated.includes(Number(element.dataset.user));
   }
 
   const follow = document.querySelector("[data-tournament-follow]");
   if (follow) {
-    listen(follow.dataset.ws, () => {
+    listen(follow.dataset.ws, (frame) => {
+      if (frame && !seatedHere(frame, follow)) return;
       fetch(follow.dataset.nextUrl, { headers: { "X-Requested-With": "fetch" } })
         .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
         .then((next) => {

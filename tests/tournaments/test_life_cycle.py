@@ -2,6 +2,7 @@
 start on time, Swiss rounds paired from the finished ones with byes and no repeats, absences, an arena, the end;
 the tables are the engine's, started through the lobby and played through the engine's services."""
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -239,6 +240,43 @@ def test_the_page_hears_of_each_change_on_commit(make_tournament, sent):
         started(tournament)
     frames = [update for update in sent if f"tournament.{tournament.pk}" in update.frames]
     assert frames and '"t":"tournament"' in frames[-1].frames[f"tournament.{tournament.pk}"]
+
+
+def _seated_heard(sent, tournament: Tournament) -> list[list[int]]:
+    group = f"tournament.{tournament.pk}"
+    return [json.loads(update.frames[group])["d"]["seated"] for update in sent if group in update.frames]
+
+
+def test_each_change_names_only_the_players_it_seated(make_tournament, make_user, sent):
+    """The pages of players not named do not ask the server where they play (tournament.js): a round names its
+    players, a table's finish in a Swiss names nobody until the round is paired, a join names nobody."""
+    tournament, users = make_tournament(players=5, rounds=2)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        life_cycle.tournament_join(user=make_user(), tournament_id=tournament.pk)
+        tournament = started(tournament)
+    seated_now = sorted(
+        Pairing.objects.filter(round__tournament=tournament, table__isnull=False).values_list("entry__user_id", flat=True)
+    )
+    assert len(seated_now) == 6 and _seated_heard(sent, tournament) == [[], seated_now]
+
+    sent.clear()
+    first, *others = current_tables(tournament)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        win(first, 0)
+        life_cycle.tournament_advance(tournament.pk)
+    assert _seated_heard(sent, tournament) == [[]]  # scored: the round waits for the other tables
+
+    sent.clear()
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        for match in others:
+            win(match, 0)
+        life_cycle.tournament_advance(tournament.pk)
+    round_two = sorted(
+        Pairing.objects.filter(round__tournament=tournament, round__number=2, table__isnull=False).values_list(
+            "entry__user_id", flat=True
+        )
+    )
+    assert len(round_two) == 6 and _seated_heard(sent, tournament) == [round_two]
 
 
 def test_the_finish_signal_queues_the_step(make_tournament, settings):

@@ -11,9 +11,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 
 from social.errors import SocialError
+from social.frames import blocks_changed
 from social.models import Block, Follow, Friendship, Invitation
-from turnengine import chat, outbox
-from turnengine.updates import Update
 
 User = get_user_model()
 
@@ -45,21 +44,16 @@ def block(*, user, other) -> Block:
             Q(sender=user, recipient=other) | Q(sender=other, recipient=user),
             status=Invitation.Status.PENDING,
         ).delete()
-        _tell_table_sockets(user.pk)
+        blocks_changed(user.pk)
     return made
 
 
 def unblock(*, user, other) -> None:
     with transaction.atomic():
         if Block.objects.filter(blocker=user, blocked=other).delete()[0]:
-            _tell_table_sockets(user.pk)
+            blocks_changed(user.pk)
 
 
 def blocked_ids(user) -> frozenset[int]:
     """Whom ``user`` blocked: their chat lines never reach ``user``'s sockets."""
     return frozenset(Block.objects.filter(blocker=user).values_list("blocked_id", flat=True))
-
-
-def _tell_table_sockets(user_id: int) -> None:
-    """On commit, ``user_id``'s open table sockets read whom they drop again (and send a snapshot without them)."""
-    outbox.send_on_commit(Update(messages={chat.reader_group(user_id): {"type": chat.READER_CHANGED}}))

@@ -1,7 +1,7 @@
 """A table that allows no spectators (the creation form's "Allow spectators", off): while it is played, nobody but
 its players and the moderators sees it. Anyone else opening the table page gets a 403 page saying so in their
 language, its replay is refused, its match socket is closed with 4405 (error ``no_spectators``), and it is in no
-"watch" list: not the featured tables, not the lobby's tables being played, not a friend's row as a link. Before it
+"watch" list: not the featured tables, not the lobby's tables being played, not a link on a profile or a friend's row. Before it
 starts its waiting page is open (one joins from it), once it is over it is public as every table is; tournament
 tables and every table opened without the option allow spectators."""
 
@@ -115,6 +115,12 @@ def test_watch_lists_leave_it_out(closed_table, start_table, make_user):
     lobby_page = Client().get(reverse("lobby:game", args=["perudo"])).content.decode()
     assert reverse("lobby:table", args=[open_match.pk]) in lobby_page
     assert reverse("lobby:table", args=[closed.pk]) not in lobby_page
+    # On a player's profile, for anyone else: named, not linked; for the player, linked.
+    profile = Client().get(reverse("profile", args=[users[0].username])).content.decode()
+    assert "data-closed-table" in profile and reverse("lobby:table", args=[closed.pk]) not in profile
+    own = Client()
+    own.force_login(users[0])
+    assert reverse("lobby:table", args=[closed.pk]) in own.get(reverse("profile", args=[users[0].username])).content.decode()
     # A friend sitting there: named, not linked.
     friend = make_user()
     friends.friend_request(user=friend, other=users[0])

@@ -49,6 +49,7 @@ SEAT_INTENTS = {
 
 class MatchConsumer(OrderedViews, FrameSocket):
     hidden: frozenset[int] = frozenset()  # the authors whose chat lines this socket drops (whom its user blocked)
+    may_watch_play = True  # False: opened on the waiting page of a table that allows no spectators, by a stranger
 
     async def open(self) -> None:
         user = self.scope.get("user")
@@ -98,6 +99,7 @@ class MatchConsumer(OrderedViews, FrameSocket):
         )
         if not spectating.may_watch(self.match, self.user, self.seat):
             return CLOSE_NO_SPECTATORS
+        self.may_watch_play = spectating.may_watch_play(self.match, self.user, self.seat)
         self.hidden = chat.hidden_authors(self.user)
         return None
 
@@ -195,6 +197,12 @@ class MatchConsumer(OrderedViews, FrameSocket):
                 quick_chat.quick_post, match=self.match, user=self.user, seat=self.seat, phrase=message.phrase
             )
         )
+
+    async def spectators_closed(self, message: dict) -> None:
+        """The table started and allows no spectators: a socket opened on its waiting page by someone who may not
+        watch it played is closed (4405; the waiting page reloads and says why)."""
+        if not self.may_watch_play:
+            await self.close_with(CLOSE_NO_SPECTATORS)
 
     async def chat_line(self, message: dict) -> None:
         """A table chat line (``turnengine.chat``): sent on unless its author is one this user blocked."""

@@ -181,3 +181,42 @@ async def test_the_match_socket_refuses_everyone_not_seated_with_4405(closed_tab
     for socket in [*sockets, watching]:
         await socket.disconnect()
     await asyncio.sleep(0)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_socket_opened_on_the_waiting_page_is_closed_when_the_game_starts(make_user):
+    """A stranger's waiting page holds a match socket (it reloads when someone joins or the table starts): once the
+    table starts, that socket is closed before the first view reaches it; a moderator's stays and watches."""
+    creator, second = await database_sync_to_async(lambda: (make_user(), make_user()))()
+    stranger = await database_sync_to_async(make_user)()
+    moderator = await database_sync_to_async(_moderator)(make_user)
+    match = await database_sync_to_async(lobby.table_create)(
+        user=creator, game="perudo", num_players=2, options={}, ranked=False, spectators_allowed=False
+    )
+    waiting, connected = await connect(f"/ws/match/{match.pk}/", user=stranger)
+    assert connected
+    assert (await receive_until(waiting, "view"))["d"]["status"] == "open"
+    watching, _ = await connect(f"/ws/match/{match.pk}/", user=moderator)
+    await receive_until(watching, "view")
+
+    @database_sync_to_async
+    def join_and_start():
+        lobby.table_join(user=second, match_id=match.pk)
+        lobby.table_start(user=creator, match_id=match.pk)
+
+    await join_and_start()
+    before_close = []
+    while True:
+        output = await waiting.receive_output(5)
+        if output["type"] == "websocket.close":
+            break
+        before_close.append(json.loads(output["text"]))
+    assert output["code"] == 4405
+    assert before_close[-1]["t"] == "error" and before_close[-1]["d"]["code"] == "no_spectators"
+    assert not [frame for frame in before_close if frame["t"] == "view"], "the first view reached a stranger"
+    started = await receive_until(watching, "view")
+    while started["d"].get("status") != "active":
+        started = await receive_until(watching, "view")
+    assert started["d"]["seat"] is None
+    await watching.disconnect()

@@ -17,7 +17,8 @@ A module imports its own package and the packages below, with no exemption: not 
 forms or models. An upper layer that must act inside a lower one installs itself at start-up, in its app config's
 ``ready()``: the transport its sender in the engine's outbox; moderation its mute check in the engine's chat, the
 reason a sanctioned player is refused in the log-in form, and its admin pages of the other apps' models; the Bot
-API its answer to "is this account a program?" in the lobby; the social app its block check in the engine's seats.
+API its answer to "is this account a program?" in the lobby; the social app its block check in the engine's seats,
+whose chat each reader's sockets drop, and what to forget with a dead server's life.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The rule: among a game's tables being played, the one most spectators watch now; between equals, the one whose last
 move is the most recent (a live game, not a table left to its clocks). A table with a spectator delay qualifies like
-any other (its spectators see it late). The choice is one query per game, kept in the cache for
+any other (its spectators see it late); a table that allows no spectators never does. The choice is one query per game, kept in the cache for
 :data:`FEATURED_SECONDS`, so the home page does not run it per request; a featured table that ended meanwhile still
 links to its result for those few seconds.
 """
@@ -16,7 +16,7 @@ from lobby.selectors import with_ratings
 from turnengine.models import Match
 
 FEATURED_SECONDS = 20
-CACHE_KEY = "lobby:featured:v1"
+CACHE_KEY = "lobby:featured:v2"  # v2: tables that allow no spectators are left out
 
 
 def featured_table_ids() -> dict[str, int]:
@@ -26,7 +26,7 @@ def featured_table_ids() -> dict[str, int]:
         chosen = {}
         for rules in registry.all_games():
             pk = (
-                Match.objects.filter(game=rules.key, status=Match.Status.ACTIVE)
+                Match.objects.filter(game=rules.key, status=Match.Status.ACTIVE, spectators_allowed=True)
                 .order_by("-spectator_connections", "-last_action_at", "-pk")
                 .values_list("pk", flat=True)
                 .first()

@@ -126,6 +126,13 @@ class TableForm(forms.Form):
         help_text=_("Ranked tables only: spectators see the game this many moves late, so nobody can relay it to a player."),
     )
 
+    spectators_allowed = forms.BooleanField(
+        label=_("Allow spectators"),
+        required=False,
+        initial=True,
+        help_text=_("Off: while the game is played, only its players see the table. Tournament tables always allow spectators."),
+    )
+
     disconnect_grace = forms.IntegerField(
         label=_("Grace for a disconnected player (seconds)"),
         min_value=clocks.MIN_GRACE_MS // clocks.SECOND,

@@ -91,6 +91,7 @@ def _open_rematch(old: Match, old_seats: list[Seat], user) -> Match:
         rematch_of=old,
         admits_bots=old.admits_bots,
         spectator_delay=old.spectator_delay,
+        spectators_allowed=old.spectators_allowed,
         bot_seats=sorted(seat.index for seat in robots if seat.index in old.bot_seats),
         seats=[Seat(index=seat.index, user=seat.user) for seat in robots],
     )

@@ -18,9 +18,10 @@ def open_tables(*, game: str) -> QuerySet[Match]:
 
 
 def running_tables(*, game: str, limit: int = 20) -> QuerySet[Match]:
-    """Tables of ``game`` being played (for spectators), newest first."""
+    """Tables of ``game`` being played that anyone may watch, newest first (a table that allows no spectators is
+    not listed: its only link would be a "Watch" that refuses)."""
     return (
-        Match.objects.filter(game=game, status=Match.Status.ACTIVE)
+        Match.objects.filter(game=game, status=Match.Status.ACTIVE, spectators_allowed=True)
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index")))
         .order_by("-started_at")[:limit]
     )

@@ -42,13 +42,15 @@ def table_create(
     grace_seconds: int = clocks.DEFAULT_GRACE_MS // clocks.SECOND,
     allow_bots: bool = False,
     spectator_delay: int = 0,
+    spectators_allowed: bool = True,
 ) -> Match:
     """Open a table; the creator takes seat 0. Options are normalized by the game (invalid ones are refused);
     ``time_control`` names a clock profile (no limit only for friendly tables); a ranked table may be restricted
     to players rated between ``min_rating`` and ``max_rating``; ``grace_seconds`` is how long a disconnected
     player keeps their turn in real time before the computer plays it (``turnengine.clocks``); ``allow_bots``
     admits bot accounts (a bot account's own tables always do: see ``botapi.accounts``); ``spectator_delay`` (ranked
-    tables only) makes spectators see the game that many moves late (``turnengine.spectating``)."""
+    tables only) makes spectators see the game that many moves late (``turnengine.spectating``); without
+    ``spectators_allowed`` only its players (and moderators) watch it while it is played."""
     if is_locked_out(user):
         raise LobbyError("suspended")
     if time_control not in clocks.PROFILES:
@@ -87,6 +89,7 @@ def table_create(
                 max_rating=max_rating,
                 admits_bots=allow_bots or is_bot_account(user),
                 spectator_delay=spectator_delay,
+                spectators_allowed=spectators_allowed,
                 seats=[Seat(index=0, user=user, ip_address=ip_address)],
             )
         except EngineError as refusal:  # the creator may not sit there (a playban bars ranked tables)

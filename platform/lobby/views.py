@@ -24,7 +24,7 @@ from turnengine import bot_seats, clocks
 from turnengine.fair_play import playban_durations, playban_notice
 from turnengine.models import Match
 from turnengine.rematch_offers import rematch_state
-from turnengine.views import MAX_SEATS, board_templates
+from turnengine.views import MAX_SEATS, board_templates, watch_refused
 from web.params import BadParameter, int_param
 
 
@@ -176,6 +176,7 @@ def table_create(request, game: str):
             ip_address=request.META.get("REMOTE_ADDR"),
             grace_seconds=form.cleaned_data["disconnect_grace"],
             spectator_delay=form.cleaned_data.get("spectator_delay", 0),
+            spectators_allowed=form.cleaned_data["spectators_allowed"],
         )
     except TooManyTables as error:
         page = {"rules": rules, "form": form, **_table_lists(rules)}
@@ -190,6 +191,9 @@ def table(request, match_id: int):
     match = get_object_or_404(Match.objects.select_related("created_by"), pk=match_id)
     seats = list(match.seats.select_related("user").order_by("index"))
     my_seat = next((seat.index for seat in seats if seat.user_id == request.user.pk), None)
+    refused = watch_refused(request, match, my_seat)
+    if refused is not None:
+        return refused
     context = {
         "match": match,
         "rules": match.rules,

@@ -99,13 +99,15 @@ def run_writer_sync(call: Callable[[], object]) -> list[Update]:
 
 
 async def _publish(update: Update) -> None:
-    """An update's frames, one group each, then its control messages, if any."""
+    """An update's control messages, if any, then its frames, one group each: a socket acts on a message before
+    the frames of the same change (a table that allows no spectators closes the sockets of those who may not watch
+    it before its first view reaches them)."""
     layer = get_channel_layer()
+    for group, message in update.messages.items():
+        await layer.group_send(group, message)
     await asyncio.gather(
         *(layer.group_send(group, {"type": MESSAGE_TYPE, "text": text}) for group, text in update.frames.items())
     )
-    for group, message in update.messages.items():
-        await layer.group_send(group, message)
 
 
 def relay_body(update: Update) -> bytes:

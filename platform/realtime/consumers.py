@@ -3,7 +3,8 @@
 It authenticates (session cookie; the origin is checked by the ASGI router), resolves the user's seat, joins that
 seat's group (or the spectators') and the table's, sends a snapshot, then turns each client message into a service
 call. A visitor without an account may watch: their socket joins the spectators' group like any spectator's (the
-same one frame per version) and may only read (``login_required`` for chat). Limits, parsing, errors and close codes are the base's (``realtime.sockets``); views in order, the mover's
+same one frame per version) and may only read (``login_required`` for chat), unless the table allows no
+spectators (``spectating.may_watch``: closed with 4405). Limits, parsing, errors and close codes are the base's (``realtime.sockets``); views in order, the mover's
 own view first and ``sync`` are ``realtime.delivery``'s; the process's heartbeat (``realtime.heartbeat``) keeps
 every socket up to date. Frame format and codes: ``docs/protocol.md``.
 """
@@ -24,6 +25,7 @@ from realtime.frames import Act, Chat, ClientMessage, Intent, Mute, Quick
 from realtime.heartbeat import HEARTBEAT
 from realtime.liveness import Presence
 from realtime.sockets import (
+    CLOSE_NO_SPECTATORS,
     CLOSE_NOT_FOUND,
     CLOSE_SUSPENDED,
     CLOSE_UNAUTHENTICATED,
@@ -46,6 +48,9 @@ SEAT_INTENTS = {
 
 
 class MatchConsumer(OrderedViews, FrameSocket):
+    hidden: frozenset[int] = frozenset()  # the authors whose chat lines this socket drops (whom its user blocked)
+    may_watch_play = True  # False: opened on the waiting page of a table that allows no spectators, by a stranger
+
     async def open(self) -> None:
         user = self.scope.get("user")
         if user is None:
@@ -58,13 +63,14 @@ class MatchConsumer(OrderedViews, FrameSocket):
             if not await self.close_sanctioned(None):
                 await self.close_with(CLOSE_SUSPENDED)  # lifted meanwhile: the plain refusal
             return
-        found = await database_sync_to_async(self._resolve)()
-        if not found:
-            await self.refuse(CLOSE_NOT_FOUND)
+        refusal = await database_sync_to_async(self._resolve)()
+        if refusal is not None:
+            await self.refuse(refusal)
             return
         self.groups_joined = [self.match.group_name(self.seat), self.match.group_name("all")]
         if user.is_authenticated:
             self.groups_joined.append(user_group(self.user.pk))  # a suspension or ban closes this socket at once
+            self.groups_joined.append(chat.reader_group(self.user.pk))  # whom they block changed
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         self.presence = Presence(self, self.match.pk, self.seat, user_id=self.user.pk)
@@ -81,23 +87,28 @@ class MatchConsumer(OrderedViews, FrameSocket):
             await self.presence.closed()  # the socket will not live: uncount it whatever the close does
             raise
 
-    def _resolve(self) -> bool:
+    def _resolve(self) -> int | None:
+        """The table and this user's seat there, or the close code that refuses the socket."""
         self.match = Match.objects.filter(pk=self.match_id).first()
         if self.match is None:
-            return False
+            return CLOSE_NOT_FOUND
         self.seat = (
             Seat.objects.filter(match=self.match, user=self.user).values_list("index", flat=True).first()
             if self.user.is_authenticated
             else None
         )
-        return True
+        if not spectating.may_watch(self.match, self.user, self.seat):
+            return CLOSE_NO_SPECTATORS
+        self.may_watch_play = spectating.may_watch_play(self.match, self.user, self.seat)
+        self.hidden = chat.hidden_authors(self.user)
+        return None
 
     def _snapshot(self) -> str:
         self.match.refresh_from_db()
         extra = {"spectators": spectating.spectators_data(self.match)}
         if self.match.status == Match.Status.FINISHED:  # the result screen: the rematch offer, the series' score
             extra.update(rematch=rematch_state(self.match), series=series_score(self.match))
-        return seat_frames.match_snapshot(match=self.match, seat=self.seat, extra=extra)
+        return seat_frames.match_snapshot(match=self.match, seat=self.seat, extra=extra, hidden=self.hidden)
 
     async def snapshot_text(self) -> str:
         return await database_sync_to_async(self._snapshot)()
@@ -186,6 +197,23 @@ class MatchConsumer(OrderedViews, FrameSocket):
                 quick_chat.quick_post, match=self.match, user=self.user, seat=self.seat, phrase=message.phrase
             )
         )
+
+    async def spectators_closed(self, message: dict) -> None:
+        """The table started and allows no spectators: a socket opened on its waiting page by someone who may not
+        watch it played is closed (4405; the waiting page reloads and says why)."""
+        if not self.may_watch_play:
+            await self.close_with(CLOSE_NO_SPECTATORS)
+
+    async def chat_line(self, message: dict) -> None:
+        """A table chat line (``turnengine.chat``): sent on unless its author is one this user blocked."""
+        if message["author"] not in self.hidden:
+            await self.send(text_data=message["text"])
+
+    async def chat_reader_changed(self, message: dict) -> None:
+        """This user blocked or unblocked someone: read whose lines to drop, and send a fresh snapshot, whose chat
+        the page shows in place of its own."""
+        self.hidden = await database_sync_to_async(chat.hidden_authors)(self.user)
+        self.resync()
 
     async def on_mute(self, message: Mute) -> None:
         """Hide (``mute``) or show again (``unmute``) another player's chat, for this player only."""

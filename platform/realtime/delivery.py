@@ -76,6 +76,10 @@ class OrderedViews:
         """A client's ``sync``: refused with ``sync_limited`` beyond the caps, else answered by a task of its own."""
         if not (self.sync_bucket.allow() and self.user_sync_bucket.allow()):
             raise transport_error("sync_limited")
+        self.resync()
+
+    def resync(self) -> None:
+        """A snapshot the server chose to send (not counted against the client's caps), by a task of its own."""
         if self.syncing is not None and not self.syncing.done():
             self.sync_again = True
             return

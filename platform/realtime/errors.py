@@ -15,6 +15,7 @@ MESSAGES = {
     "server_error": _("The server could not handle that message; nothing was changed."),
     "not_logged_in": _("Log in to play."),
     "suspended": _("Your account is suspended."),
+    "no_spectators": _("This table does not allow spectators: only its players see it while it is played."),
     "too_many_sockets": _("Too many open connections: close another tab."),
     "sync_limited": _("Too many requests for the whole table: wait a moment."),
     "token_revoked": _("This API token was revoked: programs using it can no longer play."),

@@ -7,6 +7,10 @@ with those sockets (``presence.process_tick``): an open or a close whose databas
 next tick, and if the sweeper gave the process up for dead (a stall longer than its bound) its sockets are counted
 again. The ticker stops once the process holds no socket and no row, and starts again with the next socket.
 
+Other sockets of the process whose rows name its life (a logged-in player's lobby socket, ``social.presence``) are
+:meth:`ProcessLife.hold`-ed: the ticker keeps the life registered while it holds any, and once the life is given up
+(``kill -9``) the sweeper forgets their rows too.
+
 The process's name (host, address and port it listens on) is the same for the next life of the same server, which
 closes the rows of the previous life on its first tick: a daphne restarted after ``kill -9`` does not wait for the
 sweeper. Without a listening port (a test's in-process server) the name holds the process id instead.
@@ -38,9 +42,22 @@ class ProcessLife:
         self.loop = loop
         self.started_at = timezone.now()
         self.live: dict[str, tuple[int, int | None]] = {}  # socket key -> (match, seat or None)
+        self.held: set[str] = set()  # other sockets whose rows name this life (lobby sockets: social.presence)
         self.ticker: asyncio.Task | None = None
         self.ticked = False
         self.emptied = asyncio.Event()
+
+    def hold(self, consumer) -> str:
+        """Count another socket of ``consumer`` as held by this life (the ticker keeps ticking) until
+        :meth:`release`, or until the consumer is collected; returns its key."""
+        key = uuid.uuid4().hex
+        self.held.add(key)
+        weakref.finalize(consumer, self.held.discard, key)
+        self.ensure_ticking()
+        return key
+
+    def release(self, key: str) -> None:
+        self.held.discard(key)
 
     def ensure_ticking(self) -> None:
         if self.ticker is None or self.ticker.done():
@@ -66,7 +83,7 @@ class ProcessLife:
                 logger.warning("presence tick of %s failed with %s", self.name, type(error).__name__)
             else:
                 self.ticked = True
-                if not live and not self.live:
+                if not live and not self.live and not self.held:
                     return  # nothing held, nothing left in the database: the next socket starts a new ticker
             try:
                 await asyncio.wait_for(self.emptied.wait(), settings.TAPETE_PRESENCE_TICK_SECONDS)

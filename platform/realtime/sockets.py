@@ -5,7 +5,7 @@
 * counts the socket against the limits per user and per IP address (``realtime.ratelimit``) and refuses one
   too many with close code 4429;
 * refuses a handshake by **accepting it and then closing** with a code and a reason (4401 not logged in, 4403
-  suspended or banned, 4404 no such table, 4429 too many sockets): a close before the accept reaches a browser as a
+  suspended or banned, 4404 no such table, 4405 a table that allows no spectators, 4429 too many sockets): a close before the accept reaches a browser as a
   bare HTTP 403, where the code is lost. The reason also goes first as an ``error`` frame, since daphne does not
   pass a close frame's reason on;
 * turns every client frame into a typed message through ``realtime.frames`` (one place for the protocol's
@@ -49,6 +49,7 @@ logger = logging.getLogger("tapete.websocket")
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_SUSPENDED = 4403
 CLOSE_NOT_FOUND = 4404
+CLOSE_NO_SPECTATORS = 4405  # a table that allows no spectators, opened by someone not seated there
 CLOSE_TOO_MANY_SOCKETS = 4429
 # The server failed while opening the socket (logged); try again later. Not 1011: a server may only send 1000 and
 # 3000-4999 (RFC 6455 leaves the rest to the protocol itself), and autobahn, under daphne, raises on any other.
@@ -62,6 +63,7 @@ CLOSE_ERRORS = {
     CLOSE_UNAUTHENTICATED: "not_logged_in",
     CLOSE_SUSPENDED: "suspended",
     CLOSE_NOT_FOUND: "not_found",
+    CLOSE_NO_SPECTATORS: "no_spectators",
     CLOSE_TOO_MANY_SOCKETS: "too_many_sockets",
 }
 

@@ -1,7 +1,8 @@
 """Blocking: a blocked player cannot follow, befriend or invite the one who blocked them, nor join a table that
-player created (``turnengine.seat_blocks``, installed in ``social.apps``); the blocker does not see their chat at a
-table (``table.js`` hides it, as a mute does). Blocking ends what ties the two: follows both ways, a friendship or a
-request, and pending invitations between them."""
+player created (``turnengine.seat_blocks``, installed in ``social.apps``); the blocker's sockets never receive their
+chat at a table, live or in a snapshot (``turnengine.chat``: :func:`blocked_ids` is installed as whose lines a
+reader's sockets drop, and a block or an unblock tells the blocker's open table sockets to read it again). Blocking
+ends what ties the two: follows both ways, a friendship or a request, and pending invitations between them."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 
 from social.errors import SocialError
+from social.frames import blocks_changed
 from social.models import Block, Follow, Friendship, Invitation
 
 User = get_user_model()
@@ -42,15 +44,16 @@ def block(*, user, other) -> Block:
             Q(sender=user, recipient=other) | Q(sender=other, recipient=user),
             status=Invitation.Status.PENDING,
         ).delete()
+        blocks_changed(user.pk)
     return made
 
 
 def unblock(*, user, other) -> None:
-    Block.objects.filter(blocker=user, blocked=other).delete()
+    with transaction.atomic():
+        if Block.objects.filter(blocker=user, blocked=other).delete()[0]:
+            blocks_changed(user.pk)
 
 
-def blocked_usernames(*, user) -> list[str]:
-    """Whom ``user`` blocked, by name: the table page hides their chat lines."""
-    if not user.is_authenticated:
-        return []
-    return sorted(Block.objects.filter(blocker=user).values_list("blocked__username", flat=True))
+def blocked_ids(user) -> frozenset[int]:
+    """Whom ``user`` blocked: their chat lines never reach ``user``'s sockets."""
+    return frozenset(Block.objects.filter(blocker=user).values_list("blocked_id", flat=True))

@@ -14,8 +14,9 @@ User = get_user_model()
 
 
 def with_presence(users):
-    """``users`` (a query) with ``online`` and, when they sit at a table being played or waiting, its ``table_id``
-    and ``table_game`` (the latest such table)."""
+    """``users`` (a query) with ``online`` and, when they sit at a table being played or waiting, its ``table_id``,
+    ``table_game`` (the latest such table) and ``table_closed`` (being played at a table that allows no
+    spectators: named, not linked)."""
     current = Seat.objects.filter(
         user=OuterRef("pk"), match__status__in=(Match.Status.OPEN, Match.Status.ACTIVE)
     ).order_by("-match_id")
@@ -23,6 +24,11 @@ def with_presence(users):
         online=Exists(SiteSocket.objects.filter(user=OuterRef("pk"))),
         table_id=Subquery(current.values("match_id")[:1]),
         table_game=Subquery(current.values("match__game")[:1]),
+        table_closed=Subquery(
+            current.annotate(
+                closed=Q(match__status=Match.Status.ACTIVE, match__spectators_allowed=False)
+            ).values("closed")[:1]
+        ),
     )
 
 

@@ -4,6 +4,12 @@ for muted players, and rendered as text (never HTML) by clients. A moderator may
 
 Who is muted is moderation's to say: it installs its check when the site starts (``moderation.apps``), as the
 transport installs the outbox's sender, so the engine, which moderation builds on, never imports it.
+
+A reader never receives the lines of the players they blocked (``social.blocks``, which installs
+:func:`install_hidden_authors`): a line travels to the table's sockets as a channel-layer message naming its
+author (``chat.line``, not a bare frame), and each socket drops the lines of the authors its user blocked, a set it
+reads when it opens and again when its user blocks or unblocks someone (:data:`READER_CHANGED`, sent to
+:func:`reader_group`); a snapshot's chat leaves them out too. So the work is per chat line, never per move.
 """
 
 from __future__ import annotations
@@ -33,6 +39,32 @@ def install_mute_check(check: Callable[[object], str | None]) -> None:
     _mute_reason = check
 
 
+def _nobody_is_hidden(user) -> frozenset[int]:
+    return frozenset()
+
+
+_hidden_authors: Callable[[object], frozenset[int]] = _nobody_is_hidden
+
+LINE_MESSAGE = "chat.line"  # channel-layer message: {"text": the chat frame, "author": the author's user id}
+READER_CHANGED = "chat.reader.changed"  # to a reader's sockets: read whose lines to drop again
+
+
+def install_hidden_authors(hidden: Callable[[object], frozenset[int]]) -> None:
+    """``hidden(user)``: the ids of the accounts whose chat ``user`` must not receive (whom they blocked)."""
+    global _hidden_authors
+    _hidden_authors = hidden
+
+
+def hidden_authors(user) -> frozenset[int]:
+    """Whose lines ``user``'s sockets drop (a visitor hides nobody)."""
+    return _hidden_authors(user) if user.is_authenticated else frozenset()
+
+
+def reader_group(user_id: int) -> str:
+    """The channel-layer group of one user's table sockets, told when whose lines they drop changes."""
+    return f"chat-reader.{user_id}"
+
+
 def chat_payload(message: ChatMessage) -> dict:
     return {
         "id": message.pk,
@@ -44,9 +76,14 @@ def chat_payload(message: ChatMessage) -> dict:
     }
 
 
-def recent_chat(*, match: Match, seat: int | None, limit: int = 50) -> list[dict]:
-    """The last lines a seat may read: players' chat for everyone, spectators' chat for spectators only."""
+def recent_chat(
+    *, match: Match, seat: int | None, limit: int = 50, hidden: frozenset[int] = frozenset()
+) -> list[dict]:
+    """The last lines a seat may read: players' chat for everyone, spectators' chat for spectators only; none by
+    the authors in ``hidden`` (whom the reader blocked)."""
     lines = match.chat.filter(hidden=False).select_related("user").order_by("-created_at", "-pk")
+    if hidden:
+        lines = lines.exclude(user_id__in=hidden)
     if seat is not None:
         lines = lines.filter(channel=ChatMessage.Channel.PLAYERS)
     return [chat_payload(message) for message in reversed(list(lines[:limit]))]
@@ -54,7 +91,8 @@ def recent_chat(*, match: Match, seat: int | None, limit: int = 50) -> list[dict
 
 def chat_post(*, match: Match, user, seat: int | None, text: object, max_length: int, phrase: str = ""):
     """Persist a chat line (``phrase``: a quick line's key, ``turnengine.quick_chat``); its frame goes to its
-    readers on commit."""
+    readers on commit, as a ``chat.line`` message naming its author (each socket drops the lines of whom its user
+    blocked)."""
     if not isinstance(text, str) or not text.strip():
         raise engine_error("chat_empty")
     text = text.strip()
@@ -73,6 +111,7 @@ def chat_post(*, match: Match, user, seat: int | None, text: object, max_length:
         match=match, user=user, text=text, channel=channel, phrase=phrase
     )
     group = match.group_name("all") if channel == ChatMessage.Channel.PLAYERS else match.group_name(None)
-    update = Update({group: encode_frame("chat", match.version, chat_payload(message))})
+    frame = encode_frame("chat", match.version, chat_payload(message))
+    update = Update(messages={group: {"type": LINE_MESSAGE, "text": frame, "author": user.pk}})
     outbox.send_on_commit(update)
     return update

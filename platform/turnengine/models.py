@@ -88,6 +88,9 @@ class Match(models.Model):
     spectator_delay = models.PositiveSmallIntegerField(
         _("spectator delay"), default=0, help_text=_("Spectators see the game this many moves late.")
     )
+    # The creation form's "Allow spectators": off, nobody but the players (and moderators) watches the table while
+    # it is played (turnengine.spectating.may_watch). Read when a page or a socket opens, never with a move.
+    spectators_allowed = models.BooleanField(_("spectators allowed"), default=True)
     # A version whose frames could not be published (the channel layer was down): its deadlines wait until the
     # sockets have been brought up to date (realtime.delivery).
     undelivered_version = models.PositiveIntegerField(_("undelivered version"), null=True, blank=True, editable=False)

@@ -14,6 +14,10 @@ spectators' frame). So a count cannot drift from the rows, and rows cannot outli
   ``DEAD_AFTER_TICKS`` ticks (``kill -9``, a lost machine: :func:`sweep_dead_processes`);
 * the next life of the same server (same host and port) closes the rows of its previous life when it starts.
 
+Other rows held by a process life (the social app's lobby sockets, ``social.presence``) go the same way: such an
+app writes its rows with the life's id, keeps the life registered (:func:`process_seen`) and installs a hook
+(:func:`install_lives_gone`) that the sweeper and a new life's first tick call once they have forgotten lives.
+
 Each of these settles a seat exactly as a socket's own close does: when its last connection goes, it is offline
 from then on (the real-time grace starts if the game awaits it) and everyone gets a ``presence`` frame; when its
 first one comes back, online again. Only a real disconnection reaches the log: a ``reconnected`` line when the seat
@@ -25,7 +29,7 @@ place (``seat_frames.match_snapshot``).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -41,6 +45,20 @@ from turnengine.updates import Update
 
 DEAD_AFTER_TICKS = 3
 NOTICE_TYPES = ("disconnected", "reconnected", "left", "back")  # the ``notice`` of a presence frame
+
+
+def _nothing_else_held() -> None:
+    return None
+
+
+_lives_gone: Callable[[], None] = _nothing_else_held
+
+
+def install_lives_gone(hook: Callable[[], None]) -> None:
+    """``hook()``: forget the rows of process lives no longer registered (called inside the sweep's and the first
+    tick's work; its frames leave through the outbox)."""
+    global _lives_gone
+    _lives_gone = hook
 
 
 def connection_open(
@@ -59,7 +77,7 @@ def connection_open(
     the ticker opens again after a failed write names nobody, as a visitor's)."""
     now = now or timezone.now()
     with transaction.atomic():
-        _process_seen(process_id, process_name, now)
+        process_seen(process_id, process_name, now)
         return _settle(
             match_id,
             seat,
@@ -88,13 +106,16 @@ def process_tick(
     now = now or timezone.now()
     updates = []
     if first:
-        for previous in (
+        previous_lives = list(
             ServerProcess.objects.filter(name=process_name)
             .exclude(pk=process_id)
             .values_list("pk", flat=True)
-        ):
+        )
+        for previous in previous_lives:
             updates += close_process(previous)
             ServerProcess.objects.filter(pk=previous).delete()
+        if previous_lives:
+            _lives_gone()
     if not ServerProcess.objects.filter(pk=process_id).update(seen_at=now):
         ServerProcess.objects.create(pk=process_id, name=process_name, started_at=started_at, seen_at=now)
     held = dict(Connection.objects.filter(process_id=process_id).values_list("key", "match_id"))
@@ -124,6 +145,7 @@ def sweep_dead_processes(*, now: datetime | None = None) -> list[Update]:
         updates += close_process(process_id)
         # Unless it came back meanwhile (a stalled process's next tick registers it again).
         ServerProcess.objects.filter(pk=process_id, seen_at__lt=cutoff).delete()
+    _lives_gone()  # every sweep: rows of lives forgotten by any way (this sweep, an earlier one, a first tick)
     return updates
 
 
@@ -143,7 +165,10 @@ def _close_rows(rows: Iterable[tuple[str, int, int | None]]) -> list[Update]:
     ]
 
 
-def _process_seen(process_id: str, process_name: str, now: datetime) -> None:
+def process_seen(process_id: str, process_name: str, now: datetime | None = None) -> None:
+    """Register the process life ``process_id`` as alive now (inside the transaction that writes a row it holds, so
+    the sweeper cannot give it up before its next tick)."""
+    now = now or timezone.now()
     if not ServerProcess.objects.filter(pk=process_id).update(seen_at=now):
         ServerProcess.objects.create(pk=process_id, name=process_name, started_at=now, seen_at=now)
 

@@ -103,8 +103,16 @@ def build_update(match: Match, logged: list[MatchAction]) -> Update:
     return update
 
 
-def match_snapshot(*, match: Match, seat: int | None, chat_limit: int = 50, extra: dict | None = None) -> str:
-    """The full frame a client gets on connect and on ``sync``: view, legal actions, its whole log, seats, chat."""
+def match_snapshot(
+    *,
+    match: Match,
+    seat: int | None,
+    chat_limit: int = 50,
+    extra: dict | None = None,
+    hidden: frozenset[int] = frozenset(),
+) -> str:
+    """The full frame a client gets on connect and on ``sync``: view, legal actions, its whole log, seats, chat
+    (without the lines of the authors in ``hidden``: whom the reader blocked)."""
     if seat is None and is_delayed(match):  # spectators of a delayed table: the log up to the version they see
         data = delayed_payload(match, match_meta(match), whole_log=True)
     elif match.state is not None:
@@ -117,7 +125,7 @@ def match_snapshot(*, match: Match, seat: int | None, chat_limit: int = 50, extr
             "match_id": match.pk,
             "game": match.game,
             "players": seats_public(match),
-            "chat": recent_chat(match=match, seat=seat, limit=chat_limit),
+            "chat": recent_chat(match=match, seat=seat, limit=chat_limit, hidden=hidden),
         }
     )
     data.update(extra or {})

@@ -15,7 +15,7 @@ from functools import partial
 from django.utils import timezone
 from tapete_sdk.plugin import CHANCE, canonical_action, replay
 
-from turnengine import bot_seats, clocks, vacations, writer
+from turnengine import bot_seats, clocks, spectating, vacations, writer
 from turnengine.errors import engine_error, rule_errors_coded
 from turnengine.models import Match, MatchAction
 
@@ -43,7 +43,12 @@ def match_begin(change: writer.MatchChange, *, now: datetime | None = None) -> N
     match.clock = clocks.initial_clock(clocks.of_match(match), match.num_players)
     vacations.windows_at_start(match, now)
     logged = advance(match, rules, None, None, now)
-    change.commit(changed=(*PLAY_FIELDS, "status", "started_at", "time_control"), logged=logged, now=now)
+    change.commit(
+        changed=(*PLAY_FIELDS, "status", "started_at", "time_control"),
+        logged=logged,
+        now=now,
+        frames=spectating.close_to_spectators,
+    )
 
 
 def match_apply_action(

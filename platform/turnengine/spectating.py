@@ -9,6 +9,13 @@ used, so the delay cannot leak what a seat sees; the replay costs one pass over 
 someone watches a delayed table (a move at an unwatched table builds no spectators' frame at all). Once the table
 is over there is nothing left to relay: the delay ends and spectators see the finished table.
 
+A table may forbid spectators (``Match.spectators_allowed``, the creation form's "Allow spectators"): then, while
+it is played, only its players watch it, and the moderators, who may read every match anyway (the permission to
+view matches in admin, which the Moderators group has): :func:`may_watch`, asked by the table page, its replay and
+the match socket when they open (never with a move). Before it starts the waiting page is open to all (one must see
+a table to join it; a socket opened there by someone who may not watch the game is closed when it starts:
+:func:`close_to_spectators`); once it is over its result and replay are public, as every finished table's are.
+
 Who watches is counted from the connection rows (``turnengine.presence``): a spectators' socket's row names its
 user, or none for a visitor. The table's count and the names of its logged-in spectators are sent to everyone at
 the table when a spectator comes or goes (:func:`spectators_frame`), never with a move.
@@ -20,12 +27,32 @@ from turnengine.models import Connection, Match, MatchAction
 from turnengine.updates import Update, encode_frame
 
 MAX_DELAY = 20  # moves; the creation form offers up to this
+SPECTATORS_CLOSED = "spectators.closed"  # channel-layer message: the table started and allows no spectators
 SPECTATOR_NAMES_SHOWN = 30  # the table lists this many logged-in spectators, then "and N more"
 
 
 def is_delayed(match: Match) -> bool:
     """Whether spectators see ``match`` late now: a ranked table with a delay, not over yet."""
     return bool(match.spectator_delay) and match.ranked and match.status == Match.Status.ACTIVE
+
+
+def may_watch(match: Match, user, seat: int | None) -> bool:
+    """Whether ``user`` (a visitor's AnonymousUser included), at ``seat`` (None: not seated), may see ``match``."""
+    return match.status != Match.Status.ACTIVE or may_watch_play(match, user, seat)
+
+
+def may_watch_play(match: Match, user, seat: int | None) -> bool:
+    """Whether ``user`` may see ``match`` while it is played."""
+    return seat is not None or match.spectators_allowed or user.has_perm("turnengine.view_match")
+
+
+def close_to_spectators(match: Match) -> Update:
+    """At the start of a table that allows no spectators, the sockets in its spectators' group that may not watch
+    it played (opened on its waiting page) are closed: a control message, which ``realtime.broadcast`` publishes
+    before the start's frames, so they never receive the first view. Nothing for any other table."""
+    if match.spectators_allowed:
+        return Update()
+    return Update(messages={match.group_name(None): {"type": SPECTATORS_CLOSED}})
 
 
 def shown_version(match: Match) -> int:

@@ -15,7 +15,8 @@ def match_deadline(match_id: int, version: int) -> None:
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> dict:
     """Celery beat: catch deadlines whose task was lost, close tables that never started, and close the connections
-    of server processes that stopped ticking (their seats go offline as if each socket had closed)."""
+    of server processes that stopped ticking (their seats go offline as if each socket had closed; their players'
+    lobby sockets too, for their friends: ``turnengine.presence.install_lives_gone``)."""
     summary = timers.sweep()
     summary["presence_settled"] = len(presence.sweep_dead_processes())
     queue_health.probe_ran("play")  # beat's last sweep, and the "play" queue's age

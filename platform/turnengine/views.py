@@ -1,5 +1,6 @@
 """Read-only match pages and data: the replay page and its steps, the published action log of a finished match
-(with its seed, so anyone can re-derive every roll and shuffle)."""
+(with its seed, so anyone can re-derive every roll and shuffle), and the page that refuses a table that allows no
+spectators to someone not seated there."""
 
 import json
 from functools import cache
@@ -15,6 +16,7 @@ from turnengine.models import Match
 from turnengine.queue_health import queue_report
 from turnengine.replays import replay_frame, replay_seats
 from turnengine.seat_frames import seats_public
+from turnengine.spectating import may_watch
 from web.params import BadParameter, int_param
 
 MAX_SEATS = 64  # far above any game's seat count: the services check the real range
@@ -39,6 +41,21 @@ def static_asset(path: str) -> str | None:
     return path if finders.find(path) else None
 
 
+def watch_refused(request, match: Match, seat: int | None):
+    """The page that tells someone not seated at a table that allows no spectators that they may not see it (403:
+    the table exists, and its players are no secret; only its game is), or None when they may
+    (``spectating.may_watch``)."""
+    if may_watch(match, request.user, seat):
+        return None
+    return render(request, "turnengine/no_spectators.html", {"match": match, "rules": match.rules}, status=403)
+
+
+def _own_seat(match: Match, user) -> int | None:
+    if not user.is_authenticated:
+        return None
+    return match.seats.filter(user=user).values_list("index", flat=True).first()
+
+
 def _replayable(match_id: int) -> Match:
     match = get_object_or_404(Match, pk=match_id)
     if match.status == Match.Status.OPEN or match.version == 0:
@@ -48,6 +65,9 @@ def _replayable(match_id: int) -> Match:
 
 def replay(request, match_id: int):
     match = _replayable(match_id)
+    refused = watch_refused(request, match, _own_seat(match, request.user))
+    if refused is not None:
+        return refused
     seats = replay_seats(match=match, user=request.user)
     players = seats_public(match)
     names = {player["seat"]: player["username"] for player in players}
@@ -82,7 +102,9 @@ def replay_data(request, match_id: int):
         step = int_param(request.GET, "step")
     except BadParameter as error:
         return JsonResponse(error.as_json(), status=400)
-    if seat not in replay_seats(match=match, user=request.user):
+    if seat not in replay_seats(match=match, user=request.user) or not may_watch(
+        match, request.user, _own_seat(match, request.user)
+    ):
         return HttpResponseForbidden(_("You may not see this seat's view."))
     version = match.version if step is None else step
     return JsonResponse(replay_frame(match=match, seat=seat, version=version))

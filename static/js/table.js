@@ -32,10 +32,6 @@
   const renderers = {};
   const SVG_NS = "http://www.w3.org/2000/svg";
   const absent = (value) => value === null || value === undefined || value === false;
-  // The players this reader blocked (social app): their chat is hidden, as a mute hides it.
-  const blockedNames = () => {
-    try { return JSON.parse(document.getElementById("blocked-names")?.textContent || "[]"); } catch (error) { return []; }
-  };
 
   // --- the kit (header) ---------------------------------------------------------------------------------------
   const _ = window.gettext || ((text) => text);
@@ -682,7 +678,7 @@
         if (this.version !== null && frame.v < this.version) return;  // older than what we show: a leftover
         if (frame.d.snapshot) {
           this.players = frame.d.players || this.players;
-          this.muted = (frame.d.muted || []).concat(blockedNames());
+          this.muted = frame.d.muted || [];
           this.root.querySelector("[data-chat]")?.replaceChildren();
           (frame.d.chat || []).forEach((line) => this.appendChat(line, false));
         } else if (this.version !== null && frame.v === this.version) {
@@ -721,7 +717,7 @@
       } else if (frame.t === "chat") {
         this.appendChat(frame.d, true);
       } else if (frame.t === "muted") {
-        this.muted = frame.d.muted.concat(blockedNames());
+        this.muted = frame.d.muted;
         this.send("sync", {});
       } else if (frame.t === "rematch") {
         this.rematch = frame.d;
@@ -748,9 +744,9 @@
           this.root.dispatchEvent(new CustomEvent("tapete:closed", { detail: { code: event.code, reason: event.reason } }));
           return;
         }
-        // 4401 not logged in, 4404 no such table: retrying would not help. The error frame sent before the close
-        // already showed why (docs/protocol.md, close codes).
-        if ([4401, 4404].includes(event.code)) return;
+        // 4401 not logged in, 4404 no such table, 4405 a table that allows no spectators: retrying would not help.
+        // The error frame sent before the close already showed why (docs/protocol.md, close codes).
+        if ([4401, 4404, 4405].includes(event.code)) return;
         if (event.code !== 4429) this.showError(_("Connection lost, reconnecting…"));
         // The wait starts over only after a socket that lasted: one closed as soon as it opened (4500 while the
         // server cannot reach Redis) keeps backing off, or every page would knock every half second.

@@ -7,6 +7,8 @@
   if (!node) return;
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   const socket = new WebSocket(scheme + location.host + node.dataset.ws);
+  // 4405: the table started and allows no spectators; the reloaded page says so.
+  socket.addEventListener("close", (event) => { if (event.code === 4405) location.reload(); });
   socket.addEventListener("message", (message) => {
     const frame = JSON.parse(message.data);
     // "rematch": someone declined this rematch; the page says who.

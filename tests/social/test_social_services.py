@@ -86,7 +86,7 @@ def test_a_block_cuts_every_tie_and_refuses_new_ones(make_user):
     blocks.block(user=ana, other=bruno)
     blocks.block(user=ana, other=bruno)  # twice is once
     assert not Follow.objects.exists() and not Friendship.objects.exists() and not Invitation.objects.exists()
-    assert blocks.blocked_usernames(user=ana) == ["bruno"]
+    assert blocks.blocked_ids(ana) == {bruno.pk} and blocks.blocked_ids(bruno) == set()
     for call in (
         lambda: follows.follow(user=bruno, other=ana),
         lambda: friends.friend_request(user=bruno, other=ana),

@@ -181,7 +181,9 @@ def test_the_action_log_is_append_only(start_table):
 def test_chat_is_persisted_and_length_limited(start_table):
     match, users = start_table("spicy")
     update = chat.chat_post(match=match, user=users[0], seat=0, text="  hola  ", max_length=10)
-    frame = json.loads(update.frames[match.group_name("all")])
+    message = update.messages[match.group_name("all")]  # a chat.line naming its author, for readers who block
+    assert message["type"] == "chat.line" and message["author"] == users[0].pk
+    frame = json.loads(message["text"])
     assert frame["t"] == "chat" and frame["d"]["text"] == "hola"
     assert match.chat.get().text == "hola"
     for bad in ["", "   ", None, 42, "x" * 11]:

@@ -202,7 +202,8 @@ def test_a_cancel_an_expiry_and_a_rematch_tell_the_lobby(make_user, start_table,
 # chat (a line, its own row), moderation (a hidden chat line; a user's lockout, sent to their sockets) and the Bot
 # API's tokens (a revoked token's close, sent to the sockets opened with it), tournaments (a tournament changed, to
 # its page's sockets), the awaited turns (a player's count of tables awaiting them, from the match writer's commit), and the social app
-# (a player's own invitations, answers, friend requests and friends' presence, sent to their lobby sockets).
+# (a player's own invitations, answers, friend requests and friends' presence, sent to their lobby sockets; a change
+# of whom they block, sent to their table sockets).
 REGISTERING = {
     "turnengine/writer.py", "turnengine/awaiting.py", "turnengine/chat.py", "moderation/services.py", "botapi/tokens.py",
     "tournaments/life_cycle.py", "social/frames.py",

@@ -24,7 +24,9 @@ TABLE_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "table.js"
 def test_a_quick_phrase_is_sent_as_its_key_to_the_table_and_kept_with_its_english_words(start_table):
     match, users = start_table("perudo", 2)
     update = quick_chat.quick_post(match=match, user=users[0], seat=0, phrase="gg")
-    frame = json.loads(update.frames[match.group_name("all")])
+    message = update.messages[match.group_name("all")]
+    assert message["type"] == "chat.line" and message["author"] == users[0].pk  # each reader's socket filters
+    frame = json.loads(message["text"])
     assert frame["t"] == "chat" and frame["d"]["phrase"] == "gg" and frame["d"]["user"] == users[0].username
     line = match.chat.get()
     assert line.phrase == "gg" and line.text == "Well played!"  # what moderators read
@@ -34,7 +36,7 @@ def test_a_quick_phrase_is_sent_as_its_key_to_the_table_and_kept_with_its_englis
 def test_a_spectators_quick_phrase_stays_among_spectators(start_table, make_user):
     match, _users = start_table("perudo", 2)
     update = quick_chat.quick_post(match=match, user=make_user(), seat=None, phrase="clap")
-    assert list(update.frames) == [match.group_name(None)]
+    assert list(update.messages) == [match.group_name(None)] and not update.frames
     assert chat.recent_chat(match=match, seat=0) == []
 
 

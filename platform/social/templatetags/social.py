@@ -1,12 +1,10 @@
 """Template tags other apps' pages use without importing this app: the header's invitations (a count and a list),
-a profile's buttons (follow, friends, block), a waiting table's invitation form, and the names whose chat a table
-page hides for its reader (the players they blocked)."""
+a profile's buttons (follow, friends, block) and a waiting table's invitation form."""
 
 from __future__ import annotations
 
 from django import template
 
-from social.blocks import blocked_usernames
 from social.friends import friend_ids
 from social.invitations import HEADER_LIMIT, pending_for, sent_for
 from social.selectors import relation
@@ -56,9 +54,3 @@ def invite_box(context, match: Match, my_seat) -> dict:
         "csrf_token": context.get("csrf_token"),
     }
 
-
-@register.simple_tag(takes_context=True)
-def blocked_names(context) -> list[str]:
-    request = context.get("request")
-    user = getattr(request, "user", None)
-    return blocked_usernames(user=user) if user is not None else []

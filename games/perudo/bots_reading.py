@@ -55,9 +55,9 @@ Counts = tuple[int, ...]  # dice per face, indexed by face (index 0 unused)
 class Reading:
     """The bidder model's knobs."""
 
-    # How much the others bluff. Sharper than a pure guess would make it (0.1, 1.0, 0.3 until 2026-12-05): the
-    # levels bluff on under one bid in ten, and at four players against the reference this reading won 84% of
-    # the games where the looser one won 75% (bench/RESULTS.md).
+    # How much the others are expected to bluff (0.1, 1.0 and 0.3 until 2026-12-05): the levels bluff on at most
+    # one raise or opening in ten, and at four players against the reference this reading won 84% of the games
+    # where the looser one won 75% (bench/RESULTS.md).
     plausibility_floor: float = 0.03  # a bid the bidder thinks false still happens (bluffs, forced raises)
     choice_sharpness: float = 2.0  # softmax β over the allowed faces' surplus
     choice_bluff: float = 0.1  # share of face choices made at random

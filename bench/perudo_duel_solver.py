@@ -330,7 +330,7 @@ class PublicTree:
             degree = np.diff(np.append(level.starts, len(level.edge_parent)))
             level.uniform = (1.0 / degree)[level.edge_parent][:, None].astype(FLOAT)
         sums = self.node_sums(d, weights)
-        empty = sums <= 0
+        empty = sums <= 1e-30  # a float32 sum this small (denormal) has no finite inverse
         inverse = 1.0 / np.where(empty, 1.0, sums)
         inverse[empty] = 0.0
         out = weights * inverse[level.edge_parent]

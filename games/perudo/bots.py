@@ -50,8 +50,8 @@ Solved duel endgames
 ====================
 
 Where two players are left in a position the solvers cover (``solver.py``: one die each, a Palifico round of
-one die against two, under the option sets of ``bots_solved.OPTION_SETS``; ``bench/perudo_duel_solver.py``: the
-normal rounds of two dice against one and two each, under the defaults), the shipped equilibrium strategy
+one die against two; ``bench/perudo_duel_solver.py``: the normal rounds of two dice against one and two each;
+both under each option set of ``bots_solved.OPTION_SETS``), the shipped equilibrium strategy
 (``bots_solved.py``) decides: always for hard, three times in five for medium (``solved_share``), which also
 leaves out the equilibrium's raises that its own dice prove false (``solved_known_false``). ``bench/perudo_endgames.py``
 measures every level there against the equilibrium and against a best responder.

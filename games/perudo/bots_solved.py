@@ -4,11 +4,11 @@
 information set the equilibrium player reaches (whatever the other player does), with probabilities quantized to
 integers out of 255: ``{"strategies": {position: {history: {hand: {action: weight}}}}}``. A position is
 ``<opener's dice>-<other's dice>-<flags>`` (flags: the opener's Palifico candidacy, the opener's and the other's
-Palifico used before the round), a history the round's bids ``q.f`` joined by spaces, a hand the seat's dice
-sorted, an action ``q.f``, ``D`` (Dudo) or ``C`` (Calza). The rounds with three or four dice in play
-(``bench/perudo_duel_solver.py``) are larger and have a file each, ``<option set>.<position>.json.gz`` holding
-``{"strategy": {history: "hand:action=weight,…;…"}}`` (:func:`entries`); their figures are in the main file. The files are read on first use only, and
-kept.
+Palifico used before the round; both used flags 0 without ``palificoOncePerPlayer``, where nothing reads them), a
+history the round's bids ``q.f`` joined by spaces, a hand the seat's dice sorted, an action ``q.f``, ``D`` (Dudo)
+or ``C`` (Calza). The rounds with three or four dice in play (``bench/perudo_duel_solver.py``) are larger and have
+a file each, ``<option set>.<position>.json.gz`` holding ``{"strategy": {history: "hand:action=weight,…;…"}}``
+(:func:`entries`); their figures are in the main file. The files are read on first use only, and kept.
 
 :func:`solved_strategy` maps a seat's view to that table: two players left, the table's options in one of the
 solved sets (:data:`OPTION_SETS`, compared on the options that change a duel: :data:`ROUND_OPTIONS`), a position
@@ -161,6 +161,8 @@ def view_position(view: View) -> Position | None:
     opener_dice, other_dice = (mine, theirs) if seat == starter else (theirs, mine)
     candidate = bool(view["palifico"]) and view["palifico_player"] == starter
     used = view["palifico_used"]
+    if not view["options"]["palificoOncePerPlayer"]:
+        return opener_dice, other_dice, candidate, False, False  # who has had a Palifico changes nothing then
     return opener_dice, other_dice, candidate, used[starter] and not candidate, used[other]
 
 

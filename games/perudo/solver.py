@@ -97,6 +97,8 @@ def next_position(state: dict[str, Any]) -> tuple[int | None, Position | None]:
     opener = state["turn"]
     other = 1 - opener
     counts, used = state["counts"], state["palifico_used"]
+    if not state["options"]["palificoOncePerPlayer"]:
+        used = [False, False]  # the engine still records who has had a Palifico; nothing reads it then
     candidate = state["palifico_candidate"] == opener
     return opener, (counts[opener], counts[other], candidate, used[opener], used[other])
 

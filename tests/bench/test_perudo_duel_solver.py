@@ -8,7 +8,6 @@ import pytest
 
 from bench.perudo_duel_solver import PublicTree, Solver, duel_positions, quantized, table_strategies
 from games.perudo import bots_solved
-from games.perudo.rules import RULES
 from games.perudo.solver import Round, quantize
 
 ONE_DIE_DUEL = (1, 1, False, False, False)
@@ -88,15 +87,36 @@ def test_two_dice_against_one_converges():
     assert value == pytest.approx(bots_solved.figures("default")["2-1-001"][0], abs=5e-3)
 
 
+SHIPPED = [
+    (name, position)
+    for name in bots_solved.OPTION_SETS
+    for position in duel_positions(bots_solved.reference_options(name))
+]
+
+
 @pytest.mark.parametrize(
-    "position", duel_positions(RULES.normalize_options({}, 2)), ids=bots_solved.position_key
+    ("name", "position"),
+    SHIPPED,
+    ids=[f"{name}-{bots_solved.position_key(position)}" for name, position in SHIPPED],
 )
-def test_the_shipped_two_dice_strategies_are_nearly_unexploitable(position):
+def test_the_shipped_two_dice_strategies_are_nearly_unexploitable(name, position):
+    """Every option set's three- and four-dice tables, as shipped (quantized, uniform where they have nothing),
+    on the tree grown again from the engine with that set's options (Calza's call included)."""
     key = bots_solved.position_key(position)
-    table = bots_solved.position_table("default", key)
+    table = bots_solved.position_table(name, key)
     assert table, key
-    tree = PublicTree({}, position, shipped_values("default"))
+    tree = PublicTree(bots_solved.OPTION_SETS[name], position, shipped_values(name))
     strategies = table_strategies(tree, table)
+    value = tree.evaluate(0, strategies, strategies)
     best_opener, best_other = tree.evaluate(0, None, strategies), tree.evaluate(1, None, strategies)
     assert best_opener + best_other - 1.0 < TWO_DICE_BOUND
-    assert bots_solved.figures("default")[key][1] < TWO_DICE_BOUND
+    figure = bots_solved.figures(name)[key]
+    assert figure[0] == pytest.approx(value, abs=1e-4)
+    assert figure[1] < TWO_DICE_BOUND
+
+
+def test_palifico_every_time_changes_nothing_in_a_duel_of_two_dice():
+    """Without Calza nobody can drop to one die twice, so the every-time set's values are the defaults'."""
+    default, every_time = bots_solved.figures("default"), bots_solved.figures("palifico-every-time")
+    for ours, theirs in (("2-1-000", "2-1-001"), ("1-2-000", "1-2-010"), ("2-2-000", "2-2-000")):
+        assert every_time[ours][0] == pytest.approx(default[theirs][0], abs=2e-3)

@@ -9,6 +9,7 @@ import pytest
 from perudo_scenario import CALZA, DECLARE, DUDO, apply, bid, lose_die, new_game, roll
 from tapete_sdk.plugin import CHANCE
 
+from games.perudo import bots_solved
 from games.perudo.bots import LEVELS
 from games.perudo.bots_model import (
     Beliefs,
@@ -290,3 +291,24 @@ def test_medium_never_raises_to_a_bid_it_knows_false_when_it_may_doubt(players):
         for _ in range(15):
             play({**options, "startingDice": 3}, ["medium"] * players, rng, check)
     assert checked > 100
+
+
+@pytest.mark.parametrize("name", list(bots_solved.OPTION_SETS))
+def test_medium_never_raises_to_a_bid_it_knows_false_in_the_solved_duels(name):
+    """Duels of two dice each under every solved option set: every round is one the solved tables cover, where
+    medium follows the equilibrium three times in five but leaves out its raises that medium's dice prove false."""
+    rng = random.Random(5)
+    checked = 0
+
+    def check(state, seat, action):
+        nonlocal checked
+        view = RULES.view(state, seat)
+        if action is None or action["type"] != "bid" or DUDO not in RULES.legal_actions(state, seat):
+            return
+        checked += 1
+        assert not known_false(view, action), f"medium raised to {action} knowing it false: {view}"
+
+    options = {**bots_solved.OPTION_SETS[name], "lostDiceVisible": True, "startingDice": 2}
+    for _ in range(25):
+        play(options, ["medium"] * 2, rng, check)
+    assert checked > 40

@@ -97,14 +97,18 @@ def test_no_solved_strategy_outside_the_duel_or_the_solved_options():
 
 @pytest.mark.parametrize(
     "options",
-    [{"startingDice": 2}, {"startingDice": 1}, {"startingDice": 2, "calza": True, "lostDiceVisible": True}],
+    [{"startingDice": 1}]
+    + [{**options, "startingDice": 2} for options in bots_solved.OPTION_SETS.values()],
+    ids=["one-die"] + list(bots_solved.OPTION_SETS),
 )
 def test_in_real_duels_every_covered_decision_finds_its_solved_strategy(options):
     """Played through the engine (the dice count hidden where no Calza can give a die back), every decision of a
-    covered position (one die each, or a Palifico round of one die against two; under the defaults, any round
-    with at most two dice each) finds its position, history and hand in the shipped table."""
+    duel of at most two dice each finds its position, history and hand in the shipped tables, under every solved
+    option set (with Calza, a correct call can lead to a position nobody solved: a player who had their
+    Palifico back at two dice, say)."""
     rng = random.Random(3)
     covered = 0
+    name = bots_solved.option_set_of(RULES.normalize_options(options, 2))
     for _ in range(20):
         state = RULES.initial_state(RULES.normalize_options(options, 2), 2)
         while RULES.to_act(state):
@@ -114,15 +118,18 @@ def test_in_real_duels_every_covered_decision_finds_its_solved_strategy(options)
             seat = state["turn"]
             view, legal = RULES.view(state, seat), RULES.legal_actions(state, seat)
             position = bots_solved.view_position(view)
+            once = state["options"]["palificoOncePerPlayer"]  # otherwise nobody's Palifico is "used up"
             assert position == (
                 state["counts"][state["starter"]],
                 state["counts"][1 - state["starter"]],
                 state["palifico"],
-                state["palifico_used"][state["starter"]] and not state["palifico"],
-                state["palifico_used"][1 - state["starter"]],
+                once and state["palifico_used"][state["starter"]] and not state["palifico"],
+                once and state["palifico_used"][1 - state["starter"]],
             )
-            two_dice = bots_solved.option_set_of(view["options"]) == "default" and max(state["counts"]) <= 2
-            if sum(state["counts"]) == 2 or state["palifico"] or two_dice:
+            solved = bots_solved.position_key(position) in bots_solved.figures(name)
+            if not options.get("calza"):
+                assert solved, position
+            if solved:
                 covered += 1
                 assert bots_solved.solved_strategy(view, legal) is not None, view
             state, _ = RULES.apply_action(state, seat, LEVELS["hard"](view, legal, rng))

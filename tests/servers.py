@@ -72,19 +72,24 @@ def database_url(connection) -> str:
     return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
 
 
-def match_socket(port: int, match_id: int, session_key: str):
-    """A real websocket to a match on the daphne process at ``port``, logged in with ``session_key``."""
+def site_socket(port: int, path: str, session_key: str):
+    """A real websocket to ``path`` (``/ws/...``) on the daphne process at ``port``, logged in with ``session_key``."""
     import websockets
     from django.conf import settings
 
     return websockets.connect(
-        f"ws://127.0.0.1:{port}/ws/match/{match_id}/",
+        f"ws://127.0.0.1:{port}{path}",
         additional_headers={
             "Cookie": f"{settings.SESSION_COOKIE_NAME}={session_key}",
             "Origin": f"http://127.0.0.1:{port}",
         },
         compression=None,
     )
+
+
+def match_socket(port: int, match_id: int, session_key: str):
+    """A real websocket to a match on the daphne process at ``port``, logged in with ``session_key``."""
+    return site_socket(port, f"/ws/match/{match_id}/", session_key)
 
 
 def free_port() -> int:

@@ -18,8 +18,6 @@ import os
 import signal
 
 import pytest
-import websockets
-from django.conf import settings
 from django.db import connection
 
 from social import friends
@@ -32,6 +30,7 @@ from tests.servers import (
     database_url,
     free_port,
     processes,
+    site_socket,
     wait_for_other_database_sessions,
 )
 from tests.turnengine.test_presence_faults import SETTLE_BOUND, _env, _in_thread, _until
@@ -41,14 +40,7 @@ pytestmark = [*REAL_SERVICES, pytest.mark.django_db(transaction=True)]
 
 
 def lobby_socket(port: int, session_key: str):
-    return websockets.connect(
-        f"ws://127.0.0.1:{port}/ws/lobby/",
-        additional_headers={
-            "Cookie": f"{settings.SESSION_COOKIE_NAME}={session_key}",
-            "Origin": f"http://127.0.0.1:{port}",
-        },
-        compression=None,
-    )
+    return site_socket(port, "/ws/lobby/", session_key)
 
 
 def _friends(make_user, *names):

@@ -131,18 +131,21 @@ class Presence:
 
     async def opened(self) -> None:
         self.life.ensure_ticking()
-        await run_writer(
-            partial(
-                presence.connection_open,
-                key=self.key,
-                process_id=self.life.id,
-                process_name=self.life.name,
-                match_id=self.match_id,
-                seat=self.seat,
-                user_id=self.user_id,
-            ),
-            timeout=send_bound(),
-        )
+        try:
+            await run_writer(
+                partial(
+                    presence.connection_open,
+                    key=self.key,
+                    process_id=self.life.id,
+                    process_name=self.life.name,
+                    match_id=self.match_id,
+                    seat=self.seat,
+                    user_id=self.user_id,
+                ),
+                timeout=send_bound(),
+            )
+        except Exception as error:  # noqa: BLE001  (the socket is live: the ticker writes its row once it can)
+            logger.warning("presence open left to the next tick: %s", type(error).__name__)
 
     async def closed(self) -> None:
         if self.life.live.pop(self.key, None) is None:

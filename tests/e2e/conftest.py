@@ -60,6 +60,9 @@ def live_url(django_db_setup, django_db_blocker, tmp_path_factory):
             "TAPETE_RELAY_TOKEN": secrets.token_hex(16),
             "TAPETE_BOT_DELAY_SECONDS": BOT_DELAY_SECONDS,
             "TAPETE_WORKER_TICK_SECONDS": WORKER_TICK_SECONDS,
+            # Every browser of every test comes from 127.0.0.1, to the one server of the session: the cap per
+            # address (64, tests/turnengine/test_hardening.py) would refuse the later tests' sockets (4429).
+            "TAPETE_WS_SOCKETS_PER_IP": "1000",
         }
         with daphne_servers(1, env) as (port,):
             url = f"http://127.0.0.1:{port}"

@@ -51,10 +51,13 @@ def test_no_main_page_breaks_the_content_security_policy(browser, live_url, tran
     page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
     try:
         page.goto("/accounts/login/")
-        page.select_option("#language", "fr")  # the menu's handler (static/js/forms.js) submits the form
-        page.wait_for_selector("html[lang=fr]")
-        page.select_option("#language", "en")
-        page.wait_for_selector("html[lang=en]")
+        # The menu's handler (static/js/forms.js, a deferred script) submits the form. Each switch waits for the new
+        # page's load event: the element html[lang=fr] exists before the deferred handler is bound, and a change made
+        # then submits nothing (a full run on a busy machine did that).
+        for language in ("fr", "en"):
+            with page.expect_navigation(wait_until="load"):
+                page.select_option("#language", language)
+            page.wait_for_selector(f"html[lang={language}]")
         _log_in(page, "/accounts/login/", "ana")
         pages = {
             "home": "/",

@@ -9,7 +9,7 @@ tournament's socket (``/ws/tournament/<id>/``) and, when the socket says the tou
 ``--think`` seconds (0.5 to 1.5 times) after each view that awaits it. A player's pairing delay runs from its table's
 finish, as its table's socket shows it (the first view that is no longer active), to its next table's opening: the
 first view of the next table on that table's socket (and, apart, to the moment ``my-table.json`` named it).
-The servers run with ``bench/short_connections.py``'s settings (no persistent database connections: it says why).
+The servers run with the site's own settings.
 At most ``--connecting`` websocket handshakes and ``--http-connections`` requests are under way at once over all the
 clients; a socket that drops is opened again, as the page's script does, and counted as an error.
 
@@ -387,10 +387,8 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     # Every client socket comes from 127.0.0.1: lift the per-address socket limit.
     env = {"DJANGO_DEBUG": "false", "TAPETE_WS_SOCKETS_PER_IP": "1000000"}
-    # The servers close their database connections after each request (bench/short_connections.py says why).
-    servers_env = {**env, "DJANGO_SETTINGS_MODULE": "bench.short_connections"}
     print(f"load average before: {os.getloadavg()[0]:.2f}", file=sys.stderr)
-    with daphne_servers(args.processes, servers_env) as ports, celery_worker(env):
+    with daphne_servers(args.processes, env) as ports, celery_worker(env):
         addresses = [f"127.0.0.1:{port}" for port in ports]
         for kind, players in (("arena", args.arena), ("swiss", args.swiss)):
             if players:

@@ -16,8 +16,8 @@ when its consumer ends, whatever ended it.
 It also publishes an update's messages in one round trip (:meth:`RedisPubSubLayer.group_send_many`): the library's
 ``group_send`` takes the shard's lock and sends one ``PUBLISH`` per group, waiting for each answer, where a move
 publishes two or three frames. A pipeline of redis-py (the client channels_redis already uses) sends them together:
-measured alone, three 2.9 KB frames cost 75–110 µs of CPU pipelined against 210–270 µs one by one
-(bench/RESULTS.md). The layer's parts it uses (the loop's layer, the shards, their lock and client, the serializer)
+``bench/publish_cost.py`` measured three 2.9 KB frames at 106–131 µs of CPU pipelined against 215–221 µs one by
+one (bench/RESULTS.md). The layer's parts it uses (the loop's layer, the shards, their lock and client, the serializer)
 are pinned by ``tests/realtime/test_group_send_many.py``.
 """
 

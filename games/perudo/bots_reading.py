@@ -57,8 +57,8 @@ class Reading:
     """The bidder model's knobs."""
 
     # How much the others are expected to bluff (0.1, 1.0 and 0.3 until 2026-12-05): the levels bluff on at most
-    # one raise or opening in ten, and at four players against the reference this reading won 84% of the games
-    # where the looser one won 75% (bench/RESULTS.md).
+    # one raise or opening in ten, and at four players against the reference (before it read the standing bid)
+    # this reading won 84% of the games where the looser one won 75% (bench/RESULTS.md).
     plausibility_floor: float = 0.03  # a bid the bidder thinks false still happens (bluffs, forced raises)
     choice_sharpness: float = 2.0  # softmax β over the allowed faces' surplus
     choice_bluff: float = 0.1  # share of face choices made at random

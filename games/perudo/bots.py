@@ -38,13 +38,17 @@ Levels
     may hold (from the posterior), the chance that they call Dudo (their own P(true), seen from their seat,
     through a logistic) and whether the raise is then true. A raise that is true exactly when the next player
     holds few of the face, and so is tempted to doubt it, is worth more; one that only survives if they hold
-    many is worth less. The next player is assumed to doubt half of the time at P(true) = 0.4
-    (``doubt_center``); a raise they let pass is worth 0. It opens the same way: the opening with the best
+    many is worth less. The next player is assumed to doubt half of the time at P(true) = 0.5
+    (``doubt_center``), and half of the time (``doubt_credit``) to believe the bot holds one die of the face it
+    bids, as a player who reads bids does; a raise they let pass is worth 0. It opens the same way: the opening with the best
     answered value among all legal openings (much stronger than the fixed target: it opens on bids that are true
     but that the next player is tempted to doubt). It bluffs on purpose now and then (``bluff_rate``: a raise or
     an opening nearly as good as the best, so that its bids cannot be read as a plain statement of its dice), and
     with more than two players it values an opponent's lost die less than medium does (0.3 of its own), so it
     takes fewer risks to hurt someone else.
+  - Both levels value a correct Calza under the house rule where the others lose a die at that weight per
+    opponent (three opponents at 0.3 are worth 0.9 of a die, not 3: hard called such Calzas right only a third
+    of the time).
 
 Solved duel endgames
 ====================
@@ -79,7 +83,7 @@ from games.perudo.bots_model import (
     View,
     base_probability,
     binomial_pmfs,
-    binomial_tail,
+    credited_tail,
     dice_in_play,
     other_dice_counts,
     read_bids,
@@ -117,8 +121,9 @@ class Profile:
     bluff_slack: float = 0.1  # how much expected value a bluff may give up
     # hard: Bayesian reading of bids (bots_reading.py) and the next player's answer (replaces the four above)
     reading: Reading | None = None
-    doubt_center: float = 0.4  # the next player's P(true) at which they doubt half of the time
+    doubt_center: float = 0.4  # the next player's P(true) at which they doubt half of the time (hard: 0.5)
     doubt_softness: float = 0.1  # how sharply their Dudo chance falls as their P(true) rises
+    doubt_credit: float = 0.0  # how often the next player counts one of the bot's dice on the face it bids
     # the solved duel endgames (bots_solved.py): the share of the decisions they cover taken from them, and
     # whether the equilibrium's raises that the bot's own dice prove false are kept (medium leaves them out)
     solved_share: float = 0.0
@@ -126,7 +131,15 @@ class Profile:
 
 
 MEDIUM = Profile(solved_share=0.6, solved_known_false=False)
-HARD = Profile(reading=Reading(), bluff_rate=0.08, bluff_slack=0.05, multi_weight=0.3, solved_share=1.0)
+HARD = Profile(
+    reading=Reading(),
+    doubt_center=0.5,
+    doubt_credit=0.5,
+    bluff_rate=0.08,
+    bluff_slack=0.05,
+    multi_weight=0.3,
+    solved_share=1.0,
+)
 
 
 @dataclass(frozen=True)
@@ -176,11 +189,12 @@ def opponent_weight(view: View, profile: Profile | None) -> float:
     return profile.multi_weight
 
 
-def regain_value(view: View) -> float:
-    """What a correct Calza is worth to the bot: a die back (if below maxDice), or every other seat's die."""
+def regain_value(view: View, weight: float) -> float:
+    """What a correct Calza is worth to the bot: a die back (if below maxDice), or every other seat's die, each
+    at ``weight`` (the value of an opponent's lost die next to one of the bot's own)."""
     options = view["options"]
     if options["calzaSuccessEffect"] == "othersLoseOne":
-        return float(len(view["in_game"]) - 1)
+        return (len(view["in_game"]) - 1) * weight
     return 1.0 if calza_may_regain(view) else 0.0
 
 
@@ -272,7 +286,7 @@ def answered_value(quantity: int, face: int, context: Situation, profile: Profil
     for matching, chance in enumerate(next_seat.pmfs[face]):
         if chance < 1e-9:
             continue
-        their_view = binomial_tail(unseen_by_next, p_die, quantity - matching)
+        their_view = credited_tail(unseen_by_next, p_die, quantity - matching, profile.doubt_credit)
         doubt = 1.0 / (1.0 + math.exp((their_view - profile.doubt_center) / profile.doubt_softness))
         p_true = next_seat.rest_at_least(face, quantity - beliefs.mine[face] - matching)
         value += chance * doubt * payoff(p_true, context.weight)
@@ -291,7 +305,7 @@ def choose_answer(
     calza_value = None
     if CALZA in legal:
         p_exact = beliefs.exactly(quantity, face)
-        calza_value = p_exact * regain_value(view) - (1.0 - p_exact)
+        calza_value = p_exact * regain_value(view, context.weight) - (1.0 - p_exact)
     if not is_awaited(view):
         return out_of_turn(legal, beliefs, profile, p_true, raises, calza_value)
     options: list[tuple[float, Action]] = []

@@ -217,3 +217,13 @@ def binomial_tails(n: int, p: float) -> tuple[float, ...]:
 def binomial_tail(n: int, p: float, needed: int) -> float:
     """P(X ≥ needed), X ~ Binomial(n, p)."""
     return tail_at(binomial_tails(n, p), needed)
+
+
+def credited_tail(n: int, p: float, needed: int, credit: float) -> float:
+    """P(at least ``needed`` of ``n`` unseen dice match) for a player who believes the standing bid's bidder:
+    with chance ``credit`` they take one of those dice (the bidder's) to match, the rest binomial; otherwise all
+    ``n`` are binomial. A player who credits nobody (0) judges every bid as a random claim."""
+    plain = binomial_tail(n, p, needed)
+    if credit <= 0.0 or n <= 0:
+        return plain
+    return (1.0 - credit) * plain + credit * binomial_tail(n - 1, p, needed - 1)

@@ -6,7 +6,8 @@ bids given their own dice (they see their c dice and know N, the dice in play):
 
 * **plausibility**: a player bids "q × f" when, from their seat, it is not too unlikely. The likelihood of a hand
   is ``floor + P_hand(q × f true)``, the probability from that seat (their matching dice plus a binomial over
-  the N − c dice they do not see);
+  the N − c dice they do not see; for a raise on the face of the bid it raised, one of those dice, the previous
+  bidder's, is taken to match: the raiser believed that bid, ``Reading.follow_credit``);
   A bid made out of turn (Salsa: not by the left neighbour of the previous bidder) was not forced: its
   plausibility counts to the power ``eager_power``;
 * **face choice**: when the bid named a face among several allowed ones (an opening, or a switch of face), the
@@ -42,8 +43,8 @@ from games.perudo.bots_model import (
     View,
     base_probability,
     binomial,
-    binomial_tail,
     convolve,
+    credited_tail,
     tail_at,
     tails_of,
 )
@@ -56,12 +57,16 @@ class Reading:
     """The bidder model's knobs."""
 
     # How much the others are expected to bluff (0.1, 1.0 and 0.3 until 2026-12-05): the levels bluff on at most
-    # one raise or opening in ten, and at four players against the reference this reading won 84% of the games
-    # where the looser one won 75% (bench/RESULTS.md).
+    # one raise or opening in ten, and at four players against the reference (before it read the standing bid)
+    # this reading won 84% of the games where the looser one won 75% (bench/RESULTS.md).
     plausibility_floor: float = 0.03  # a bid the bidder thinks false still happens (bluffs, forced raises)
     choice_sharpness: float = 2.0  # softmax β over the allowed faces' surplus
     choice_bluff: float = 0.1  # share of face choices made at random
     eager_power: float = 4.0  # an out-of-turn (Salsa) bid is made only when sure: plausibility ** this
+    # A raise on the face of the bid it raises is judged by a bidder who believes that bid (one die of its
+    # bidder's counted, ``bots_model.credited_tail``), so it says less about the raiser's own dice: without
+    # this the reading took a raise that leaned on the standing bid for a raiser holding the face.
+    follow_credit: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,7 @@ class SeatBid:
     face: int
     choices: tuple[tuple[int, int], ...]  # (face, lowest quantity) they could name; empty: no choice of face
     eager: bool = False  # made out of turn (Salsa): nobody had to speak, so the bidder felt sure
+    follows: bool = False  # on the face of the bid it raised: the bidder credits that bid's bidder
 
 
 @cache
@@ -132,8 +138,9 @@ def seat_bids(view: View, total: int) -> dict[int, list[SeatBid]]:
             if len(choices) < 2:
                 choices = ()
             eager = previous is not None and entry["seat"] != left_of(view["in_game"], previous["seat"])
+            follows = previous is not None and previous["face"] == entry["face"]
             out.setdefault(entry["seat"], []).append(
-                SeatBid(entry["quantity"], entry["face"], choices, eager)
+                SeatBid(entry["quantity"], entry["face"], choices, eager, follows)
             )
         previous = entry
     return out
@@ -146,7 +153,8 @@ def bid_factors(
     factor ``floor + P(true | m)``; and, for a choice of face, the softmax's weight of each allowed face split as
     ``exp(β × (p × unseen − lowest))`` (per face) times ``exp(β × m)`` (per count)."""
     p_face = base_probability(bid.face, palifico)
-    plausible = [binomial_tail(unseen, p_face, bid.quantity - own) for own in range(dice + 1)]
+    credit = reading.follow_credit if bid.follows else 0.0
+    plausible = [credited_tail(unseen, p_face, bid.quantity - own, credit) for own in range(dice + 1)]
     if bid.eager:
         plausible = [value**reading.eager_power for value in plausible]
     factor = [reading.plausibility_floor + value for value in plausible]

@@ -1,5 +1,5 @@
 """The tournament's arithmetic (bench/bots_tournament.py): fair shares, seatings, Wilson intervals, option draws,
-and the reference players' legality."""
+the reference players' legality, and what the Perudo reference player reads from the standing bid."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from bench.bots_tournament import (
     seatings,
     wilson_interval,
 )
+from bench.reference_players import perudo as perudo_reference
 
 
 def test_fair_share_is_the_seats_held_over_the_seats_at_three_players():
@@ -93,3 +94,24 @@ def test_games_stopped_by_a_turn_limit_are_counted(monkeypatch):
     rules = registry.get("chinesecheckers")
     result = head_to_head(rules, entrants_of("chinesecheckers"), "medium", "easy", 4, 2, seed=1)
     assert result.games == 4 and result.turn_limit == 4
+
+
+def test_the_perudo_reference_counts_one_die_of_the_standing_bids_face_for_its_bidder():
+    """Four 5s standing, the player holding one: three more among the nine unseen dice, one of them the bidder's
+    5; a bid on another face, or its own bid, is judged from the binomial law alone."""
+    view = {
+        "seat": 0,
+        "my_dice": [5, 2, 3, 4, 6],
+        "palifico": False,
+        "bid": {"quantity": 4, "face": 5, "bidder": 1},
+    }
+    assert perudo_reference.chance_true(view, 10, 4, 5) == pytest.approx(
+        perudo_reference.at_least(9, 1 / 3, 2)
+    )
+    assert perudo_reference.chance_true(view, 10, 4, 6) == pytest.approx(
+        perudo_reference.at_least(10, 1 / 3, 3)
+    )
+    own = {**view, "bid": {"quantity": 4, "face": 5, "bidder": 0}}
+    assert perudo_reference.chance_true(own, 10, 4, 5) == pytest.approx(
+        perudo_reference.at_least(10, 1 / 3, 3)
+    )

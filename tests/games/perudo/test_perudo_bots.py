@@ -10,14 +10,17 @@ from perudo_scenario import CALZA, DECLARE, DUDO, apply, bid, lose_die, new_game
 from tapete_sdk.plugin import CHANCE
 
 from games.perudo import bots_solved
-from games.perudo.bots import LEVELS
+from games.perudo.bots import LEVELS, regain_value
 from games.perudo.bots_model import (
     Beliefs,
     binomial_pmfs,
+    binomial_tail,
+    credited_tail,
     dice_in_play,
     estimate_dice_in_play,
     matching_faces,
 )
+from games.perudo.bots_reading import Reading, SeatBid, seat_bids, seat_pmfs
 from games.perudo.rules import RULES
 
 OPTION_SETS = [
@@ -308,3 +311,44 @@ def test_medium_never_raises_to_a_bid_it_knows_false_in_the_solved_duels(name):
     for _ in range(25):
         play(options, ["medium"] * 2, rng, _no_known_false_raise(checked))
     assert len(checked) > 40
+
+
+def test_a_player_who_believes_the_standing_bid_counts_one_of_its_bidders_dice():
+    assert credited_tail(9, 1 / 3, 4, 0.0) == pytest.approx(binomial_tail(9, 1 / 3, 4))
+    assert credited_tail(9, 1 / 3, 4, 1.0) == pytest.approx(binomial_tail(8, 1 / 3, 3))
+    half = credited_tail(9, 1 / 3, 4, 0.5)
+    assert half == pytest.approx((binomial_tail(9, 1 / 3, 4) + binomial_tail(8, 1 / 3, 3)) / 2)
+    assert binomial_tail(9, 1 / 3, 4) < half < binomial_tail(8, 1 / 3, 3)
+
+
+def test_hard_reads_a_raise_on_the_standing_face_as_leaning_on_that_bid():
+    """Four 5s raised on a standing bid of 5s says less about the raiser's 5s than four 5s named afresh: the
+    raiser counted one of the previous bidder's dice."""
+    fresh = seat_pmfs(5, (SeatBid(4, 5, ()),), 15, False, Reading())
+    leaning = seat_pmfs(5, (SeatBid(4, 5, (), follows=True),), 15, False, Reading())
+
+    def expected_fives(pmfs) -> float:
+        return sum(count * chance for count, chance in enumerate(pmfs[5]))
+
+    assert expected_fives(leaning) < expected_fives(fresh)
+
+
+def test_seat_bids_marks_the_raises_that_keep_the_standing_face():
+    state = with_hands([[2, 3, 4, 5, 6], [5, 5, 1, 2, 3], [4, 4, 6, 6, 2]], first=1)
+    state = apply(apply(state, 1, bid(2, 5)), 2, bid(3, 5))
+    view = RULES.view(state, 0)
+    read = seat_bids(view, 15)
+    assert [entry.follows for entry in read[1]] == [False]
+    assert [entry.follows for entry in read[2]] == [True]
+
+
+@pytest.mark.parametrize("effect", ["gainOne", "othersLoseOne"])
+def test_a_correct_calza_that_costs_the_others_a_die_is_worth_each_at_the_opponent_weight(effect):
+    state = with_hands(
+        [[2, 3, 4, 5], [5, 5, 1, 2, 3], [4, 4, 6, 6, 2], [1, 2, 3]],
+        calza=True,
+        calzaSuccessEffect=effect,
+        lostDiceVisible=True,
+    )
+    view = RULES.view(state, 0)
+    assert regain_value(view, 0.3) == pytest.approx(0.9 if effect == "othersLoseOne" else 1.0)

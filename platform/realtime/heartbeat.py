@@ -116,15 +116,13 @@ def current_versions(match_ids: list[int]) -> dict[int, tuple[int, bool]]:
     now = timezone.now()
     bound = now - timedelta(seconds=settings.TAPETE_DELIVERY_BOUND_SECONDS)
     rows = Match.objects.filter(pk__in=match_ids).values_list(
-        "pk", "version", "status", "undelivered_version", "last_action_at"
+        "pk", "version", "undelivered_version", "last_action_at"
     )
+    # Whatever the status: a finishing move's views lost leave a finished match's sockets behind, and only the
+    # beat brings them its result (an arena's next table waited on it).
     return {
-        pk: (
-            version,
-            status == Match.Status.ACTIVE
-            and (undelivered == version or (last_action is not None and last_action <= bound)),
-        )
-        for pk, version, status, undelivered, last_action in rows
+        pk: (version, undelivered == version or (last_action is not None and last_action <= bound))
+        for pk, version, undelivered, last_action in rows
     }
 
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from realtime.broadcast import MESSAGE_TYPE, broadcast_sync
 from realtime.heartbeat import HEARTBEAT
-from tests.conftest import committed_updates
+from tests.conftest import committed_updates, play_bid_then_dudo
 from tests.servers import free_port
 from tests.turnengine.wsclient import connect, receive, receive_until
 from turnengine import clocks, outbox, services, timers, updates, writer
@@ -84,6 +84,31 @@ async def test_the_heartbeat_brings_a_socket_left_behind_up_to_date_and_gives_th
     again = await _frames_until(sockets[awaited], "heartbeat")
     assert again[-1]["v"] == match.version and [frame for frame in again if frame["t"] == "view"] == []
     for socket in sockets:
+        await socket.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_the_heartbeat_brings_the_result_to_sockets_whose_finishing_move_views_were_lost(start_table):
+    match, users = await database_sync_to_async(start_table)("perudo", 2, options={"startingDice": 1})
+    sockets = [(await connect(f"/ws/match/{match.pk}/", user))[0] for user in users]
+    for socket in sockets:
+        await receive_until(socket, "view")
+
+    @database_sync_to_async
+    def finish_unheard() -> None:
+        outbox.collect_into([], play_bid_then_dudo, match, users)  # collected, never sent
+        writer.mark_undelivered(match_id=match.pk, version=match.version)  # as broadcast records a failed publish
+
+    await finish_unheard()
+    assert match.status == Match.Status.FINISHED
+
+    await HEARTBEAT.beat()
+
+    for socket in sockets:
+        frames = await _frames_until(socket, "heartbeat")
+        views = [frame for frame in frames if frame["t"] == "view"]
+        assert [view["v"] for view in views] == [match.version], "the finished match's last view, once"
+        assert views[0]["d"]["status"] == "finished"
         await socket.disconnect()
 
 

@@ -313,6 +313,8 @@ TAPETE_TURN_REMINDER_SHARE = float(os.environ.get("TAPETE_TURN_REMINDER_SHARE", 
 TAPETE_VACATION_DAYS_PER_YEAR = int(os.environ.get("TAPETE_VACATION_DAYS_PER_YEAR", "30"))
 TAPETE_SITE_URL = os.environ.get("TAPETE_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
+# Beat's scheduler replaces a producer whose broker channel died (tapete/beat.py).
+CELERY_BEAT_SCHEDULER = "tapete.beat:Scheduler"
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "turnengine.tasks.sweep_deadlines", "schedule": TAPETE_SWEEP_SECONDS},
     "cleanup-guests": {"task": "accounts.tasks.cleanup_guests", "schedule": TAPETE_GUEST_CLEANUP_SECONDS},

@@ -31,7 +31,6 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import DatabaseError, connection
 
-from realtime.channel_layer import group_send_many
 from turnengine import outbox, writer
 from turnengine.updates import Update
 
@@ -103,9 +102,12 @@ async def _publish(update: Update) -> None:
     """An update's control messages, if any, then its frames, one group each: a socket acts on a message before
     the frames of the same change (a table that allows no spectators closes the sockets of those who may not watch
     it before its first view reaches them)."""
-    sends = [*update.messages.items()]
-    sends += [(group, {"type": MESSAGE_TYPE, "text": text}) for group, text in update.frames.items()]
-    await group_send_many(get_channel_layer(), sends)
+    layer = get_channel_layer()
+    for group, message in update.messages.items():
+        await layer.group_send(group, message)
+    await asyncio.gather(
+        *(layer.group_send(group, {"type": MESSAGE_TYPE, "text": text}) for group, text in update.frames.items())
+    )
 
 
 def relay_body(update: Update) -> bytes:

@@ -246,11 +246,14 @@ def wait_for_other_database_sessions(connection, timeout: float = 10) -> None:
     if connection.vendor != "postgresql":
         return
     deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and other_database_sessions(connection):
+        time.sleep(0.05)
+
+
+def other_database_sessions(connection) -> int:
+    """The PostgreSQL sessions open on the test database besides ``connection``'s own."""
     with connection.cursor() as cursor:
-        while time.monotonic() < deadline:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            if cursor.fetchone()[0] == 0:
-                return
-            time.sleep(0.05)
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0]

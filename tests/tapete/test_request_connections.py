@@ -8,7 +8,12 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection
 
-from tests.servers import daphne_servers, database_url, wait_for_other_database_sessions
+from tests.servers import (
+    daphne_servers,
+    database_url,
+    other_database_sessions,
+    wait_for_other_database_sessions,
+)
 
 pytestmark = [
     pytest.mark.postgres,
@@ -16,13 +21,6 @@ pytestmark = [
 ]
 REQUESTS, AT_ONCE = 60, 20
 
-
-def _other_sessions() -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
-        return cursor.fetchone()[0]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -36,13 +34,13 @@ def test_a_burst_of_page_requests_leaves_no_database_session_open_after_it():
 
         assert fetch(0) == 200
         time.sleep(0.5)
-        before = _other_sessions()
+        before = other_database_sessions(connection)
         with ThreadPoolExecutor(AT_ONCE) as pool:
             assert set(pool.map(fetch, range(REQUESTS))) == {200}
         deadline = time.monotonic() + 5
-        while _other_sessions() > before and time.monotonic() < deadline:
+        while other_database_sessions(connection) > before and time.monotonic() < deadline:
             time.sleep(0.1)
         # The server's own threads (the sockets' database thread, the presence ticker) keep theirs; every request
         # thread's is gone (each request runs on a thread of its own, whose connection no later request could use).
-        assert _other_sessions() <= before
+        assert other_database_sessions(connection) <= before
     wait_for_other_database_sessions(connection)

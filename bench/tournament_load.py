@@ -3,9 +3,8 @@
 Starts ``--processes`` servers of the site (``python -m tapete.serve``) and one Celery worker with its beat, as
 ``tests/servers.py`` runs them (two threads; beat's sweep every ``TAPETE_SWEEP_SECONDS``, production's 15 s unless
 set), creates the players and a tournament of ``--game`` at tables of ``--table-size``, and has every player join it
-through the site's service. Each computer client then does what a player's browser does: it listens on the
-tournament's socket (``/ws/tournament/<id>/``) and, when the socket says the tournament changed, asks for its table
-(``my-table.json``, as ``static/js/tournament.js`` does); it opens its table's socket and plays a random legal move
+through the site's service. Each computer client then does what a player's browser does (below): it asks for its
+table (``my-table.json``) when a socket says it was seated, opens its table's socket and plays a random legal move
 ``--think`` seconds (0.5 to 1.5 times) after each view that awaits it. A player's pairing delay runs from its table's
 finish, as its table's socket shows it (the first view that is no longer active), to its next table's opening: the
 first view of the next table on that table's socket (and, apart, to the moment ``my-table.json`` named it).
@@ -13,11 +12,11 @@ The servers run with the site's own settings.
 At most ``--connecting`` websocket handshakes and ``--http-connections`` requests are under way at once over all the
 clients; a socket that drops is opened again, as the page's script does, and counted as an error.
 
-The page's script asks for its table on every change of the tournament, playing or not; a computer client asks
-before its first table and once its table has finished (at the finish, then at each change), unless
-``--fetch-always``: with 600 players and a change at every table's end, the script's way is about 600 requests per
-finished table. A waiting client that hears no change for 5 s asks anyway, and counts it as an error if it finds a
-table then (a change it heard late, or never: the page's script would have waited on).
+As ``static/js/tournament.js`` does, a client listens on the tournament page's socket until its first table, then on
+each table's page on its player's own socket (``/ws/tournament/<id>/mine/``, opened anew with each table, as a page
+load would), and asks for its table when a frame says it was seated (or its socket reconnected). A waiting client
+that hears nothing for 5 s asks anyway, and counts it as an error if it finds a table then (a seating it heard late,
+or never: the page's script would have waited on). Not simulated: the tournament pages' refreshes of the standings.
 
 ``--arena N``: an arena of N players lasting ``--minutes``; for each finishing player who is paired again, the delay
 to their next table. ``--swiss N``: round 1 of a Swiss of N players is played out; the delay from the last table's
@@ -124,17 +123,18 @@ class Event:
 
 
 class Client:
-    """One player's browser: the tournament's socket, its table's socket, and ``my-table.json``."""
+    """One player's browser: the tournament's page and its socket until its first table, then each table's page:
+    the table's socket, the socket that says when its player is seated again, and ``my-table.json``."""
 
     def __init__(self, index: int, key: str, address: str, tournament_id: int, event: Event, http, args) -> None:
         self.index, self.key, self.address, self.tournament_id = index, key, address, tournament_id
         self.event, self.http, self.args = event, http, args
         self.rng = random.Random(index)
-        self.changed = asyncio.Event()  # the tournament's socket heard a change
+        self.changed = asyncio.Event()  # a socket said this player was seated (or reconnected: it may have missed it)
         self.status = "upcoming"
         self.current: int | None = None  # the match the client plays or last played
         self.finished_at: float | None = None  # the finish of its table, while it waits for the next
-        self.requests: set[asyncio.Task] = set()  # --fetch-always's requests in flight (kept from the collector)
+        self.listener: asyncio.Task | None = None
         self.handshakes: asyncio.Semaphore | None = None  # websocket handshakes under way at once, all clients
 
     def headers(self) -> dict:
@@ -149,42 +149,55 @@ class Client:
 
     async def run(self, handshakes: asyncio.Semaphore, connected) -> None:
         self.handshakes = handshakes
+        page_path = f"/ws/tournament/{self.tournament_id}/"
         try:
-            page = await self.connect(f"/ws/tournament/{self.tournament_id}/")
+            page = await self.connect(page_path)
         except FAILURES as error:
             self.event.error(f"tournament socket: {type(error).__name__}")
             return
         finally:
             connected()  # ready or failed: the event starts without a client that could not connect
-        listener = asyncio.create_task(self.listen(page))
+        self.listener = asyncio.create_task(self.listen(page_path, page))
         try:
             await self.take_part()
         finally:
-            listener.cancel()
+            self.listener.cancel()
 
-    async def listen(self, page) -> None:
-        """The tournament's socket, opened again when it drops (as the page's script does, which then asks)."""
+    async def listen(self, path: str, socket) -> None:
+        """A page's tournament socket, opened again when it drops (as the page's script does, which then asks)."""
         while True:
             try:
-                async for text in page:
+                async for text in socket:
                     frame = orjson.loads(text)
                     if frame["t"] == "tournament":
                         self.status = frame["d"]["status"]
-                        self.changed.set()
-                        if self.args.fetch_always and self.finished_at is None and self.current is not None:
-                            self.requests.add(asyncio.create_task(self.my_table()))  # the page's script, playing
+                        if frame["d"].get("seated"):
+                            self.changed.set()
             except FAILURES as error:
                 self.event.error(f"tournament socket: {type(error).__name__}")
             finally:
-                await page.close()
+                await socket.close()
             while True:
                 try:
-                    page = await self.connect(f"/ws/tournament/{self.tournament_id}/")
+                    socket = await self.connect(path)
                     break
                 except FAILURES as error:
                     self.event.error(f"tournament socket: {type(error).__name__}")
                     await asyncio.sleep(1)
             self.changed.set()
+
+    async def open_table_page(self) -> None:
+        """A table's page: its script listens on the player's own tournament socket (the previous page's closes)."""
+        self.listener.cancel()
+        path = f"/ws/tournament/{self.tournament_id}/mine/"
+        while True:
+            try:
+                socket = await self.connect(path)
+                break
+            except FAILURES as error:
+                self.event.error(f"tournament socket: {type(error).__name__}")
+                await asyncio.sleep(1)
+        self.listener = asyncio.create_task(self.listen(path, socket))
 
     async def my_table(self) -> int | None:
         while True:
@@ -198,24 +211,26 @@ class Client:
                 await asyncio.sleep(0.5)
                 continue
             if response.status_code == 200:
-                return response.json()["match"]
+                answer = response.json()
+                self.status = answer["status"]
+                return answer["match"]
             self.event.error(f"my-table {response.status_code}")
             await asyncio.sleep(0.5)
 
     async def take_part(self) -> None:
         self.finished_at = None
         while True:
-            self.changed.clear()  # before asking: a change heard during the request is not missed
+            self.changed.clear()  # before asking: a seating heard during the request is not missed
             match = await self.my_table()
             while match is None or match == self.current:
                 if self.status in OVER or self.event.done.is_set():
                     return
                 try:
                     await asyncio.wait_for(self.changed.wait(), SILENCE)
-                except TimeoutError:  # the page's script would wait on: ask, to tell a change it never heard
+                except TimeoutError:  # the page's script would wait on: ask, to tell a seating it never heard
                     match = await self.my_table()
                     if match is not None and match != self.current:
-                        self.event.error(f"a table found after {SILENCE:.0f} s with no change heard")
+                        self.event.error(f"a table found after {SILENCE:.0f} s with no seating heard")
                     continue
                 self.changed.clear()
                 match = await self.my_table()
@@ -223,6 +238,7 @@ class Client:
             finished_at = self.finished_at
             self.current = match
             self.finished_at = None
+            await self.open_table_page()
             await self.play(match, finished_at, known)
             if self.event.kind == "swiss" and finished_at is not None:
                 return  # round 2 opened: measured
@@ -377,7 +393,6 @@ def main() -> None:
         "--http-connections", type=int, default=16,
         help="my-table.json requests at once (each holds a database connection in a server while it runs)",
     )
-    parser.add_argument("--fetch-always", action="store_true", help="ask for the table at every change, as the page")
     args = parser.parse_args()
     if not (os.environ.get("REDIS_URL") and os.environ.get("DATABASE_URL", "").startswith("postgres")):
         parser.error("needs REDIS_URL and a PostgreSQL DATABASE_URL: several processes share the channel layer")

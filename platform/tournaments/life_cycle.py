@@ -50,17 +50,19 @@ def locked(tournament_id: int) -> Tournament:
 
 
 def changed(tournament: Tournament, *, seated: list[int] = ()) -> None:
-    """Record a change pages show: the version moves and the page's socket hears of it on commit. ``seated``: the
-    players (user ids) given a new table by this change, so that only their pages ask where they play (a finished
-    table of a 600-player arena must not send 600 pages to the server)."""
+    """Record a change pages show: the version moves and, on commit, the tournament's pages hear of it and each
+    player of ``seated`` (user ids given a new table by this change) hears it on their own group too, with
+    ``seated`` set, so that they ask where they play at once. A tournament table's page listens to its player's
+    group only: a finished table of a 600-player arena sends a frame to its players, not to 600 tables."""
     tournament.version += 1
     tournament.save(update_fields=["version"])
-    frame = encode_frame(
-        "tournament",
-        tournament.version,
-        {"id": tournament.pk, "status": tournament.status, "seated": sorted(seated)},
-    )
-    outbox.send_on_commit(Update({tournament.group_name(): frame}))
+    data = {"id": tournament.pk, "status": tournament.status}
+    frames = {tournament.group_name(): encode_frame("tournament", tournament.version, data)}
+    for user_id in seated:
+        frames[tournament.player_group_name(user_id)] = encode_frame(
+            "tournament", tournament.version, {**data, "seated": True}
+        )
+    outbox.send_on_commit(Update(frames))
 
 
 def allowed_sizes(tournament: Tournament) -> list[int]:

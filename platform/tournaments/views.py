@@ -59,11 +59,12 @@ def tournament_live(request, tournament_id: int):
 
 
 def my_table(request, tournament_id: int):
-    """``{"match": id, "url": ...}`` of the player's table in play (``null`` for none)."""
+    """``{"match": id, "url": ..., "version": ..., "status": ...}``: the player's table in play (``null`` for none)
+    and the tournament's version and status."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     match_id = selectors.table_in_play(tournament, request.user)
     url = reverse("lobby:table", args=[match_id]) if match_id else None
-    return JsonResponse({"match": match_id, "url": url, "version": tournament.version})
+    return JsonResponse({"match": match_id, "url": url, "version": tournament.version, "status": tournament.status})
 
 
 def _act(request, call) -> None:

@@ -3,10 +3,11 @@
 // tournament table's page ([data-tournament-follow]): when the player's next table is paired, it opens. Everywhere:
 // [data-countdown] times count down to their moment.
 //
-// Each change's frame names the players it seated ("seated": user ids). A player named there asks at once; every
-// other page refreshes its standings once within a few seconds, whatever the number of changes meanwhile, and a
-// table's page does not ask at all: a finished table of a large arena must not send every page to the server at
-// the same moment. On (re)connecting, a page asks once, for what it may have missed.
+// The page's socket hears every change; a player's page also hears, with "seated" set, the change that seats them
+// (their own group), and asks at once. Every other change refreshes the standings once within a few seconds,
+// whatever the number of changes meanwhile: a finished table of a large arena must not send every page to the
+// server at the same moment. A table's page listens on ws/tournament/<id>/mine/, which carries only its player's
+// seating. On (re)connecting, a page asks once, for what it may have missed.
 (function () {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   const SPREAD_MS = 3000;
@@ -70,20 +71,17 @@
         .catch(() => {});
     }
     listen(page.dataset.ws, (frame) => {
-      if (!frame || seatedHere(frame, page)) refresh();
+      if (!frame || seated(frame)) refresh();
       else if (later === null) later = setTimeout(refresh, Math.random() * SPREAD_MS);
     });
   }
 
-  function seatedHere(frame, element) {
-    const seated = (frame.d && frame.d.seated) || [];
-    return element.dataset.user !== undefined && seated.includes(Number(element.dataset.user));
-  }
+  function seated(frame) { return Boolean(frame.d && frame.d.seated); }
 
   const follow = document.querySelector("[data-tournament-follow]");
   if (follow) {
     listen(follow.dataset.ws, (frame) => {
-      if (frame && !seatedHere(frame, follow)) return;
+      if (frame && !seated(frame)) return;
       fetch(follow.dataset.nextUrl, { headers: { "X-Requested-With": "fetch" } })
         .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
         .then((next) => {

@@ -15,6 +15,7 @@ from tapete.asgi import application
 from tests.conftest import PASSWORD
 from tests.tournaments.conftest import started
 from tests.tournaments.test_life_cycle import current_tables, win
+from tests.turnengine.wsclient import connect, receive
 from tournaments import life_cycle
 from tournaments.models import Entry, Tournament
 
@@ -87,9 +88,10 @@ def test_the_live_part_shows_each_rounds_tables_and_the_players_table(client, ma
     assert f'data-my-table="{reverse("lobby:table", args=[first.pk])}"' in live
     assert reverse("lobby:table", args=[second.pk]) in live and "Watch" in live
     answer = client.get(reverse("tournaments:my_table", args=[tournament.pk])).json()
-    assert answer["match"] == first.pk
+    assert answer["match"] == first.pk and answer["status"] == "running"
     table_page = client.get(reverse("lobby:table", args=[first.pk])).content.decode()
     assert "data-tournament-follow" in table_page and tournament.name in table_page
+    assert f'data-ws="/ws/tournament/{tournament.pk}/mine/"' in table_page
 
 
 def test_results_on_the_profile(client, make_tournament):
@@ -142,6 +144,47 @@ async def test_the_page_socket_hears_a_player_join(make_tournament, make_user):
     frame = await socket.receive_json_from(timeout=10)
     assert frame["t"] == "tournament" and frame["d"]["id"] == tournament.pk
     await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_table_page_hears_only_its_players_seating(make_tournament, make_user):
+    """A tournament table's page (``ws/tournament/<id>/mine/``) hears the change that seats its player, not the
+    others' joins and tables; the tournament's page of the same player hears both, the seating with ``seated``."""
+    tournament, users = await sync_to_async(make_tournament)(players=2, rounds=2)
+    mine, connected = await connect(f"/ws/tournament/{tournament.pk}/mine/", user=users[0])
+    assert connected
+    page, connected = await connect(f"/ws/tournament/{tournament.pk}/", user=users[0])
+    assert connected
+    late = await sync_to_async(make_user)()
+
+    def join_then_start():
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            life_cycle.tournament_join(user=late, tournament_id=tournament.pk)
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            started(tournament)
+
+    await sync_to_async(join_then_start)()
+    joined = await receive(page)
+    # The two frames of one change are published together, in no set order.
+    start, seating = sorted([await receive(page), await receive(page)], key=lambda frame: "seated" in frame["d"])
+    assert [frame["d"].get("seated") for frame in (joined, start, seating)] == [None, None, True]
+    assert start["v"] == seating["v"] and start["d"]["status"] == "running"
+    heard = await receive(mine)
+    assert heard == seating
+    assert await mine.receive_nothing(timeout=0.3)
+    await mine.disconnect()
+    await page.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_visitor_cannot_open_a_players_seating_socket(make_tournament):
+    tournament, _users = await sync_to_async(make_tournament)(players=1)
+    socket, _connected = await connect(f"/ws/tournament/{tournament.pk}/mine/")
+    assert (await receive(socket))["d"]["code"] == "not_logged_in"
+    closed = await socket.receive_output(timeout=10)
+    assert closed["type"] == "websocket.close" and closed["code"] == 4401
 
 
 @pytest.mark.django_db(transaction=True)

@@ -19,4 +19,4 @@ def tournament_follow(context, match):
     tournament = selectors.tournament_of_match(match.pk)
     user = context["request"].user
     playing = tournament is not None and user.is_authenticated and match.seats.filter(user=user).exists()
-    return {"tournament": tournament, "match": match, "playing": playing, "player": user}
+    return {"tournament": tournament, "match": match, "playing": playing}

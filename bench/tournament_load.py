@@ -12,11 +12,12 @@ The servers run with the site's own settings.
 At most ``--connecting`` websocket handshakes and ``--http-connections`` requests are under way at once over all the
 clients; a socket that drops is opened again, as the page's script does, and counted as an error.
 
-As ``static/js/tournament.js`` does, a client listens on the tournament page's socket until its first table, then on
-each table's page on its player's own socket (``/ws/tournament/<id>/mine/``, opened anew with each table, as a page
-load would), and asks for its table when a frame says it was seated (or its socket reconnected). A waiting client
-that hears nothing for 5 s asks anyway, and counts it as an error if it finds a table then (a seating it heard late,
-or never: the page's script would have waited on). Not simulated: the tournament pages' refreshes of the standings.
+As ``static/js/tournament.js`` does, a client listens on the tournament page's socket until its first table, and
+on the lobby socket that every page of a player holds, where the change that seats it at a new table reaches it;
+then it asks for its table (as it does when a socket reconnects: it may have missed it). A waiting client that hears
+nothing for 5 s asks anyway, and counts it as an error if it finds a table then (a seating it heard late, or never:
+the page's script would have waited on). Not simulated: page loads (each table page's HTML and the new lobby socket
+it opens; a client keeps one lobby socket), and the tournament pages' refreshes of the standings.
 
 ``--arena N``: an arena of N players lasting ``--minutes``; for each finishing player who is paired again, the delay
 to their next table. ``--swiss N``: round 1 of a Swiss of N players is played out; the delay from the last table's
@@ -123,8 +124,8 @@ class Event:
 
 
 class Client:
-    """One player's browser: the tournament's page and its socket until its first table, then each table's page:
-    the table's socket, the socket that says when its player is seated again, and ``my-table.json``."""
+    """One player's browser: the tournament's page and its socket until its first table, then each table's page and
+    the table's socket; the lobby socket every page holds, and ``my-table.json``."""
 
     def __init__(self, index: int, key: str, address: str, tournament_id: int, event: Event, http, args) -> None:
         self.index, self.key, self.address, self.tournament_id = index, key, address, tournament_id
@@ -134,7 +135,7 @@ class Client:
         self.status = "upcoming"
         self.current: int | None = None  # the match the client plays or last played
         self.finished_at: float | None = None  # the finish of its table, while it waits for the next
-        self.listener: asyncio.Task | None = None
+        self.page: asyncio.Task | None = None  # the tournament page's socket, until the first table
         self.handshakes: asyncio.Semaphore | None = None  # websocket handshakes under way at once, all clients
 
     def headers(self) -> dict:
@@ -149,32 +150,34 @@ class Client:
 
     async def run(self, handshakes: asyncio.Semaphore, connected) -> None:
         self.handshakes = handshakes
-        page_path = f"/ws/tournament/{self.tournament_id}/"
         try:
-            page = await self.connect(page_path)
+            page = await self.connect(f"/ws/tournament/{self.tournament_id}/")
+            lobby = await self.connect("/ws/lobby/?lists=0")  # a table page has no table list
         except FAILURES as error:
             self.event.error(f"tournament socket: {type(error).__name__}")
             return
         finally:
             connected()  # ready or failed: the event starts without a client that could not connect
-        self.listener = asyncio.create_task(self.listen(page_path, page))
+        self.page = asyncio.create_task(self.listen(f"/ws/tournament/{self.tournament_id}/", page))
+        listener = asyncio.create_task(self.listen("/ws/lobby/?lists=0", lobby))
         try:
             await self.take_part()
         finally:
-            self.listener.cancel()
+            self.page.cancel()
+            listener.cancel()
 
     async def listen(self, path: str, socket) -> None:
-        """A page's tournament socket, opened again when it drops (as the page's script does, which then asks)."""
+        """A page's socket, opened again when it drops (as the page's script does, which then asks)."""
         while True:
             try:
                 async for text in socket:
                     frame = orjson.loads(text)
-                    if frame["t"] == "tournament":
+                    if frame["t"] == "tournament" and frame["d"]["id"] == self.tournament_id:
                         self.status = frame["d"]["status"]
                         if frame["d"].get("seated"):
                             self.changed.set()
             except FAILURES as error:
-                self.event.error(f"tournament socket: {type(error).__name__}")
+                self.event.error(f"socket {path}: {type(error).__name__}")
             finally:
                 await socket.close()
             while True:
@@ -182,22 +185,9 @@ class Client:
                     socket = await self.connect(path)
                     break
                 except FAILURES as error:
-                    self.event.error(f"tournament socket: {type(error).__name__}")
+                    self.event.error(f"socket {path}: {type(error).__name__}")
                     await asyncio.sleep(1)
             self.changed.set()
-
-    async def open_table_page(self) -> None:
-        """A table's page: its script listens on the player's own tournament socket (the previous page's closes)."""
-        self.listener.cancel()
-        path = f"/ws/tournament/{self.tournament_id}/mine/"
-        while True:
-            try:
-                socket = await self.connect(path)
-                break
-            except FAILURES as error:
-                self.event.error(f"tournament socket: {type(error).__name__}")
-                await asyncio.sleep(1)
-        self.listener = asyncio.create_task(self.listen(path, socket))
 
     async def my_table(self) -> int | None:
         while True:
@@ -238,7 +228,7 @@ class Client:
             finished_at = self.finished_at
             self.current = match
             self.finished_at = None
-            await self.open_table_page()
+            self.page.cancel()  # the tournament's page is left for the table's
             await self.play(match, finished_at, known)
             if self.event.kind == "swiss" and finished_at is not None:
                 return  # round 2 opened: measured

@@ -7,14 +7,13 @@ from botapi.events import EventStreamConsumer
 from realtime.consumers import MatchConsumer
 from realtime.sockets import NotFoundSocket
 from social.consumers import SocialLobbyConsumer
-from tournaments.consumers import TournamentConsumer, TournamentSeatingConsumer
+from tournaments.consumers import TournamentConsumer
 
 websocket_urlpatterns = [
     path("ws/lobby/", SocialLobbyConsumer.as_asgi()),  # the lobby's socket, with a player's social frames
     path("ws/match/<int:match_id>/", MatchConsumer.as_asgi()),
     path("ws/events/", EventStreamConsumer.as_asgi()),
     path("ws/tournament/<int:tournament_id>/", TournamentConsumer.as_asgi()),
-    path("ws/tournament/<int:tournament_id>/mine/", TournamentSeatingConsumer.as_asgi()),
 ]
 
 websocket_urlpatterns.append(re_path(r"", NotFoundSocket.as_asgi()))  # last: everything else

@@ -30,6 +30,7 @@ from moderation.sanctions import is_locked_out, locked_out_among
 from ratings.models import Rating
 from ratings.pools import pool_for
 from ratings.selectors import rating_value
+from social import frames as social_frames
 from tournaments import pairing
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Pairing, Round, Tournament, TournamentTable
@@ -50,19 +51,16 @@ def locked(tournament_id: int) -> Tournament:
 
 
 def changed(tournament: Tournament, *, seated: list[int] = ()) -> None:
-    """Record a change pages show: the version moves and, on commit, the tournament's pages hear of it and each
-    player of ``seated`` (user ids given a new table by this change) hears it on their own group too, with
-    ``seated`` set, so that they ask where they play at once. A tournament table's page listens to its player's
-    group only: a finished table of a 600-player arena sends a frame to its players, not to 600 tables."""
+    """Record a change pages show: the version moves and, on commit, the tournament's pages hear of it; each player
+    of ``seated`` (user ids given a new table by this change) hears it over their lobby socket, which every page of
+    theirs holds (``social.frames``), and asks at once where they play. A tournament table's page listens there
+    only: a finished table of a 600-player arena reaches its own players, not the 600 players' tables."""
     tournament.version += 1
     tournament.save(update_fields=["version"])
     data = {"id": tournament.pk, "status": tournament.status}
-    frames = {tournament.group_name(): encode_frame("tournament", tournament.version, data)}
-    for user_id in seated:
-        frames[tournament.player_group_name(user_id)] = encode_frame(
-            "tournament", tournament.version, {**data, "seated": True}
-        )
-    outbox.send_on_commit(Update(frames))
+    outbox.send_on_commit(Update({tournament.group_name(): encode_frame("tournament", tournament.version, data)}))
+    if seated:
+        social_frames.push(seated, "tournament", {**data, "seated": True})
 
 
 def allowed_sizes(tournament: Tournament) -> list[int]:

@@ -86,12 +86,7 @@ class Tournament(models.Model):
         )
 
     def group_name(self) -> str:
-        """The group of the tournament's pages: every change."""
         return f"tournament.{self.pk}"
-
-    def player_group_name(self, user_id: int) -> str:
-        """The group of one player's pages: only the changes that seat them at a new table."""
-        return f"tournament.{self.pk}.player.{user_id}"
 
 
 class Entry(models.Model):

@@ -1,12 +1,15 @@
 // One lobby socket per page, shared by whoever listens (the lobby's table lists, the header's "Your move"): it
-// connects when the first listener subscribes, and comes back after a close, backing off.
+// connects when the first listener subscribes, and comes back after a close, backing off. A page without a table
+// list (lobby.js's #table-list) asks not to hear the tables' changes (?lists=0): a large tournament starts and ends
+// tables by the dozen each second.
 (function () {
   const listeners = [];
   let socket = null;
   let retry = 1000;
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + location.host + "/ws/lobby/");
+    const lists = document.getElementById("table-list") !== null;
+    socket = new WebSocket(scheme + location.host + "/ws/lobby/" + (lists ? "" : "?lists=0"));
     let openedAt = null;
     socket.addEventListener("open", () => {
       openedAt = Date.now();

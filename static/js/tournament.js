@@ -3,11 +3,11 @@
 // tournament table's page ([data-tournament-follow]): when the player's next table is paired, it opens. Everywhere:
 // [data-countdown] times count down to their moment.
 //
-// The page's socket hears every change; a player's page also hears, with "seated" set, the change that seats them
-// (their own group), and asks at once. Every other change refreshes the standings once within a few seconds,
-// whatever the number of changes meanwhile: a finished table of a large arena must not send every page to the
-// server at the same moment. A table's page listens on ws/tournament/<id>/mine/, which carries only its player's
-// seating. On (re)connecting, a page asks once, for what it may have missed.
+// The page's socket hears every change and refreshes the standings once within a few seconds, whatever the number of
+// changes meanwhile: a finished table of a large arena must not send every page to the server at the same moment.
+// The change that seats a player at a new table reaches them over the lobby socket every page of theirs holds
+// (lobby_socket.js: a "tournament" frame with "seated"): their page asks at once. A table's page opens no socket
+// of its own for this. On (re)connecting, a page asks once, for what it may have missed.
 (function () {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   const SPREAD_MS = 3000;
@@ -71,23 +71,40 @@
         .catch(() => {});
     }
     listen(page.dataset.ws, (frame) => {
-      if (!frame || seated(frame)) refresh();
+      if (!frame) refresh();
       else if (later === null) later = setTimeout(refresh, Math.random() * SPREAD_MS);
     });
+    if (page.dataset.player !== undefined) onSeated(page.dataset.tournament, refresh, false);
   }
 
-  function seated(frame) { return Boolean(frame.d && frame.d.seated); }
+  // Calls ask() when the lobby socket says this player was seated at a table of tournament `id`, and when it opens
+  // again after a drop (a seating may have been missed); at once too if `now` (a finished table's page). A table's
+  // page runs this script before lobby_socket.js (both deferred, in the page's order): hence the wait for the page.
+  function onSeated(id, ask, now) {
+    let opened = false;
+    if (now) ask();
+    function subscribe() {
+      if (!window.TapeteLobby) return;
+      window.TapeteLobby.subscribe(
+        (frame) => {
+          if (frame.t === "tournament" && frame.d && frame.d.seated && String(frame.d.id) === id) ask();
+        },
+        () => { if (opened) ask(); opened = true; },
+      );
+    }
+    if (window.TapeteLobby) subscribe();
+    else document.addEventListener("DOMContentLoaded", subscribe);
+  }
 
   const follow = document.querySelector("[data-tournament-follow]");
   if (follow) {
-    listen(follow.dataset.ws, (frame) => {
-      if (frame && !seated(frame)) return;
+    onSeated(follow.dataset.tournamentFollow, () => {
       fetch(follow.dataset.nextUrl, { headers: { "X-Requested-With": "fetch" } })
         .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
         .then((next) => {
           if (next.match && String(next.match) !== follow.dataset.match) location.assign(next.url);
         })
         .catch(() => {});
-    });
+    }, follow.dataset.over !== undefined);
   }
 })();

@@ -243,23 +243,25 @@ def test_the_page_hears_of_each_change_on_commit(make_tournament, sent):
 
 
 def _seated_heard(sent, tournament: Tournament) -> list[list[int]]:
-    """For each change the tournament's pages heard, the players whose own group heard that it seated them."""
-    group, prefix = tournament.group_name(), f"tournament.{tournament.pk}.player."
+    """For each change the tournament's pages heard, the players whose lobby sockets heard that it seated them."""
     heard = []
     for update in sent:
-        if group not in update.frames:
+        if tournament.group_name() in update.frames:
+            assert "seated" not in json.loads(update.frames[tournament.group_name()])["d"]
+            heard.append([])
             continue
-        assert "seated" not in json.loads(update.frames[group])["d"]  # the pages' frame names nobody
-        mine = {name: json.loads(text) for name, text in update.frames.items() if name.startswith(prefix)}
-        assert all(frame["d"]["seated"] is True for frame in mine.values())
-        heard.append(sorted(int(name.removeprefix(prefix)) for name in mine))
+        frames = {name: json.loads(text) for name, text in update.frames.items() if name.startswith("social.")}
+        if frames and heard and not heard[-1]:
+            assert all(frame["t"] == "tournament" and frame["d"] == {
+                "id": tournament.pk, "status": tournament.status, "seated": True} for frame in frames.values())
+            heard[-1] = sorted(int(name.removeprefix("social.")) for name in frames)
     return heard
 
 
 def test_each_change_tells_only_the_players_it_seated(make_tournament, make_user, sent):
-    """Only the players a change seats hear it on their own group (a tournament table's page listens to nothing
-    else, and only they ask the server where they play: tournament.js): a round seats its players, a table's
-    finish in a Swiss seats nobody until the round is paired, a join seats nobody."""
+    """Only the players a change seats hear it, over their lobby sockets (a tournament table's page listens to
+    nothing else, and only they ask the server where they play: tournament.js): a round seats its players, a
+    table's finish in a Swiss seats nobody until the round is paired, a join seats nobody."""
     tournament, users = make_tournament(players=5, rounds=2)
     with TestCase.captureOnCommitCallbacks(execute=True):
         life_cycle.tournament_join(user=make_user(), tournament_id=tournament.pk)

@@ -15,7 +15,7 @@ from tapete.asgi import application
 from tests.conftest import PASSWORD
 from tests.tournaments.conftest import started
 from tests.tournaments.test_life_cycle import current_tables, win
-from tests.turnengine.wsclient import connect, receive
+from tests.turnengine.wsclient import connect, receive, receive_until
 from tournaments import life_cycle
 from tournaments.models import Entry, Tournament
 
@@ -91,7 +91,7 @@ def test_the_live_part_shows_each_rounds_tables_and_the_players_table(client, ma
     assert answer["match"] == first.pk and answer["status"] == "running"
     table_page = client.get(reverse("lobby:table", args=[first.pk])).content.decode()
     assert "data-tournament-follow" in table_page and tournament.name in table_page
-    assert f'data-ws="/ws/tournament/{tournament.pk}/mine/"' in table_page
+    assert f'data-tournament-follow="{tournament.pk}"' in table_page and "ws/tournament" not in table_page
 
 
 def test_results_on_the_profile(client, make_tournament):
@@ -148,13 +148,14 @@ async def test_the_page_socket_hears_a_player_join(make_tournament, make_user):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_a_table_page_hears_only_its_players_seating(make_tournament, make_user):
-    """A tournament table's page (``ws/tournament/<id>/mine/``) hears the change that seats its player, not the
-    others' joins and tables; the tournament's page of the same player hears both, the seating with ``seated``."""
+async def test_a_player_hears_their_seating_over_the_lobby_socket(make_tournament, make_user):
+    """The change that seats a player reaches their lobby socket (every page of theirs holds one, a tournament
+    table's page included); another change does not, and another player's lobby socket hears nothing of it."""
     tournament, users = await sync_to_async(make_tournament)(players=2, rounds=2)
-    mine, connected = await connect(f"/ws/tournament/{tournament.pk}/mine/", user=users[0])
+    lobby, connected = await connect("/ws/lobby/", user=users[0])
     assert connected
-    page, connected = await connect(f"/ws/tournament/{tournament.pk}/", user=users[0])
+    stranger = await sync_to_async(make_user)()
+    other, connected = await connect("/ws/lobby/", user=stranger)
     assert connected
     late = await sync_to_async(make_user)()
 
@@ -165,26 +166,19 @@ async def test_a_table_page_hears_only_its_players_seating(make_tournament, make
             started(tournament)
 
     await sync_to_async(join_then_start)()
-    joined = await receive(page)
-    # The two frames of one change are published together, in no set order.
-    start, seating = sorted([await receive(page), await receive(page)], key=lambda frame: "seated" in frame["d"])
-    assert [frame["d"].get("seated") for frame in (joined, start, seating)] == [None, None, True]
-    assert start["v"] == seating["v"] and start["d"]["status"] == "running"
-    heard = await receive(mine)
-    assert heard == seating
-    assert await mine.receive_nothing(timeout=0.3)
-    await mine.disconnect()
-    await page.disconnect()
+    frame = await receive_until(lobby, "tournament")
+    assert frame["d"] == {"id": tournament.pk, "status": "running", "seated": True}
+    assert not await _hears(lobby, "tournament") and not await _hears(other, "tournament")
+    await lobby.disconnect()
+    await other.disconnect()
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-async def test_a_visitor_cannot_open_a_players_seating_socket(make_tournament):
-    tournament, _users = await sync_to_async(make_tournament)(players=1)
-    socket, _connected = await connect(f"/ws/tournament/{tournament.pk}/mine/")
-    assert (await receive(socket))["d"]["code"] == "not_logged_in"
-    closed = await socket.receive_output(timeout=10)
-    assert closed["type"] == "websocket.close" and closed["code"] == 4401
+async def _hears(socket, kind: str) -> bool:
+    """Whether ``socket`` hears a frame of ``kind`` within a short while (other kinds are skipped)."""
+    while not await socket.receive_nothing(timeout=0.5):
+        if (await receive(socket))["t"] == kind:
+            return True
+    return False
 
 
 @pytest.mark.django_db(transaction=True)

@@ -15,8 +15,8 @@ clients; a socket that drops is opened again, as the page's script does, and cou
 As ``static/js/tournament.js`` does, a client listens on the tournament page's socket until its first table, and
 on the lobby socket that every page of a player holds, where the change that seats it at a new table reaches it;
 then it asks for its table (as it does when a socket reconnects: it may have missed it). A waiting client that hears
-nothing for 5 s asks anyway, and counts it as an error if it finds a table then (a seating it heard late, or never:
-the page's script would have waited on). Not simulated: page loads (each table page's HTML and the new lobby socket
+nothing for 5 s asks anyway; the tables found that way are counted, with how much later their seating was heard, or
+that it never was (the page's script would have waited on). Not simulated: page loads (each table page's HTML and the new lobby socket
 it opens; a client keeps one lobby socket), and the tournament pages' refreshes of the standings.
 
 ``--arena N``: an arena of N players lasting ``--minutes``; for each finishing player who is paired again, the delay
@@ -113,6 +113,7 @@ class Event:
         self.finishes: dict[int, float] = {}  # each client's last table finish (the Swiss: round 1's)
         self.opened: list[tuple[int, float, float, float]] = []  # (client, finish, known, opened)
         self.errors: dict[str, int] = {}
+        self.asked_first: list[float | None] = []  # a table found by asking first: seconds until its seating was heard
         self.tables: set[int] = set()  # the matches the clients opened
         self.waiting_swiss = players  # clients yet to open their table of round 2
         self.elapsed = 0.0
@@ -136,6 +137,7 @@ class Client:
         self.current: int | None = None  # the match the client plays or last played
         self.finished_at: float | None = None  # the finish of its table, while it waits for the next
         self.page: asyncio.Task | None = None  # the tournament page's socket, until the first table
+        self.found_unheard: float | None = None  # when asking found a table whose seating was not heard yet
         self.handshakes: asyncio.Semaphore | None = None  # websocket handshakes under way at once, all clients
 
     def headers(self) -> dict:
@@ -176,6 +178,9 @@ class Client:
                         self.status = frame["d"]["status"]
                         if frame["d"].get("seated"):
                             self.changed.set()
+                            if self.found_unheard is not None:
+                                self.event.asked_first.append(time.perf_counter() - self.found_unheard)
+                                self.found_unheard = None
             except FAILURES as error:
                 self.event.error(f"socket {path}: {type(error).__name__}")
             finally:
@@ -220,7 +225,7 @@ class Client:
                 except TimeoutError:  # the page's script would wait on: ask, to tell a seating it never heard
                     match = await self.my_table()
                     if match is not None and match != self.current:
-                        self.event.error(f"a table found after {SILENCE:.0f} s with no seating heard")
+                        self.found_unheard = time.perf_counter()  # its seating heard later, or never
                     continue
                 self.changed.clear()
                 match = await self.my_table()
@@ -228,6 +233,9 @@ class Client:
             finished_at = self.finished_at
             self.current = match
             self.finished_at = None
+            if self.found_unheard is not None and time.perf_counter() - self.found_unheard > 2 * SILENCE:
+                self.event.asked_first.append(None)  # never heard
+                self.found_unheard = None
             self.page.cancel()  # the tournament's page is left for the table's
             await self.play(match, finished_at, known)
             if self.event.kind == "swiss" and finished_at is not None:
@@ -361,6 +369,11 @@ def report(event: Event) -> None:
         print(f"  last table's finish -> my-table.json names it:                  {summary(to_known)}")
         server = event.server[0] * 1000
         print(f"  in the database, round 1's last finish -> round 2's last table created: {server:.0f} ms")
+    if event.asked_first:
+        heard = [late for late in event.asked_first if late is not None]
+        never = len(event.asked_first) - len(heard)
+        print(f"  tables found by asking after {SILENCE:.0f} s of silence: {len(event.asked_first)}; their seating heard "
+              f"later {summary(heard)}; never heard: {never}")
     if event.errors:
         print(f"  errors: {event.errors}")
 

@@ -45,13 +45,13 @@ class Heartbeat:
 
     def add(self, socket) -> None:
         """Count a match socket (a ``MatchConsumer`` after its snapshot was sent) in this process's beats."""
-        self.sockets[socket.match.pk].add(socket)
+        self.sockets[socket.match_id].add(socket)
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done() or self.task.get_loop() is not loop:
             self.task = loop.create_task(self._run(), name="tapete-heartbeat")
 
     def discard(self, socket) -> None:
-        match_id = getattr(getattr(socket, "match", None), "pk", None)
+        match_id = getattr(socket, "match_id", None)
         if match_id in self.sockets:
             self.sockets[match_id].discard(socket)
             if not self.sockets[match_id]:

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 
 
 class TokenBucket:
+    __slots__ = ("burst", "clock", "rate", "tokens", "updated")  # up to three per socket
+
     def __init__(self, rate: float, burst: int, clock=time.monotonic) -> None:
         self.rate = rate
         self.burst = burst

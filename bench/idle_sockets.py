@@ -8,7 +8,10 @@ session read, the snapshot). Prints the time to connect them all and each seat's
 then the server's resident memory (``VmRSS`` of ``/proc/<pid>/status``, read by the server itself through
 ``/ws/echo/memory/`` after a full garbage collection and ``--settle`` seconds) before and after, and the growth per
 idle connected socket. Before the baseline, ``--warm`` seats connect and close, so the first connections' one-off
-costs (imports, caches) are not counted as the sockets'.
+costs (imports, caches) are not counted as the sockets'. ``--breakdown`` also prints where that memory went, per
+socket (tracemalloc's growth by line, by the site's calling line and by package, and the objects by type:
+``bench/echo.py``'s ``/ws/echo/breakdown/``); tracing slows the server and costs memory of its own, so such a run's
+times and resident memory are not the ones to quote.
 
 Embedded default::
 
@@ -59,6 +62,10 @@ async def measure(args, address: str, tables, warm) -> dict:
         await socket.close()
     await asyncio.sleep(args.settle)
     pid, before = await server_memory(probe)
+    if args.breakdown:
+        breakdown = await open_socket(address, "/ws/echo/breakdown/", None)
+        await breakdown.send(orjson.dumps({"do": "before"}).decode())
+        await asyncio.wait_for(breakdown.recv(), 120)
     seats = [(match_id, key) for match_id, keys in tables for key in keys][: args.seats]
     connected, handshakes, views, errors = [], [], [], {}
     started = time.perf_counter()
@@ -75,6 +82,11 @@ async def measure(args, address: str, tables, warm) -> dict:
     print(f"{len(connected)} seats connected in {elapsed:.1f} s; settling {args.settle:g} s", file=sys.stderr)
     await asyncio.sleep(args.settle)
     _pid, after = await server_memory(probe)
+    grown = None
+    if args.breakdown:
+        await breakdown.send(orjson.dumps({"do": "after", "per": max(1, len(connected))}).decode())
+        grown = orjson.loads(await asyncio.wait_for(breakdown.recv(), 600))
+        await breakdown.close()
     for socket in connected:
         await socket.close()
     await probe.close()
@@ -87,6 +99,7 @@ async def measure(args, address: str, tables, warm) -> dict:
         "handshakes": handshakes,
         "views": views,
         "errors": errors,
+        "breakdown": grown,
     }
 
 
@@ -104,6 +117,8 @@ def report(args, result: dict) -> None:
             f"  each seat's {label} ms: p50 {percentile(values, 0.5):.1f}  p95 {percentile(values, 0.95):.1f}  "
             f"p99 {percentile(values, 0.99):.1f}  max {max(values, default=float('nan')):.1f}"
         )
+    if result["breakdown"]:
+        print_breakdown(result["breakdown"])
     before, after = result["before"], result["after"]
     if before is None or after is None or not connected:
         print("server resident memory: n/a (no /proc on the server's machine)")
@@ -115,6 +130,25 @@ def report(args, result: dict) -> None:
     )
 
 
+def print_breakdown(grown: dict) -> None:
+    print(f"traced growth per idle socket: {grown['total_kib']:.2f} KiB")
+    for key, title, unit in (
+        ("sites", "by the site's calling line (else the innermost outside the standard library)", "KiB"),
+        ("lines", "by the allocating line", "KiB"),
+        ("packages", "by package (the innermost frame outside the standard library)", "KiB"),
+        ("objects", "objects the garbage collector tracks, by type", ""),
+    ):
+        print(f"  {title}, per socket:")
+        for name, value in grown[key]:
+            print(f"    {value:>9.2f} {unit:<3} {name}")
+    attributes = grown["attributes"]
+    print(
+        f"  each match socket's attributes, the objects new since the baseline they reach ({attributes['sockets']}):"
+    )
+    for name, size in attributes["bytes"].items():
+        print(f"    {size / 1024:>9.2f} KiB {name}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seats", type=int, default=1000, help="seats to connect (two per table)")
@@ -122,6 +156,7 @@ def main() -> None:
     parser.add_argument("--warm", type=int, default=20, help="seats connected and closed before the baseline")
     parser.add_argument("--settle", type=float, default=3.0, help="seconds before each memory reading")
     parser.add_argument("--server", default="tapete.serve", help="the module the server runs (or daphne)")
+    parser.add_argument("--breakdown", action="store_true", help="also print where the memory went (traced)")
     parser.add_argument("--target", help="host:port of a running server of bench.echo:application")
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
@@ -133,6 +168,8 @@ def main() -> None:
     else:
         # Every seat comes from 127.0.0.1: lift the per-address socket limit.
         env = {"DJANGO_DEBUG": "false", "TAPETE_WS_SOCKETS_PER_IP": "1000000"}
+        if args.breakdown:  # the traced server is slow: no socket dropped for a late pong
+            env.update(TAPETE_WS_PING_INTERVAL="3600", TAPETE_WS_PING_TIMEOUT="3600")
         with daphne_servers(1, env, "bench.echo:application", args.server) as [port]:
             result = asyncio.run(measure(args, f"127.0.0.1:{port}", tables, warm))
     report(args, result)

@@ -67,13 +67,13 @@ class MatchConsumer(OrderedViews, FrameSocket):
         if refusal is not None:
             await self.refuse(refusal)
             return
-        self.groups_joined = [self.match.group_name(self.seat), self.match.group_name("all")]
+        self.groups_joined = [self.seat_group, self.table_group]
         if user.is_authenticated:
             self.groups_joined.append(user_group(self.user.pk))  # a suspension or ban closes this socket at once
             self.groups_joined.append(chat.reader_group(self.user.pk))  # whom they block changed
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        self.presence = Presence(self, self.match.pk, self.seat, user_id=self.user.pk)
+        self.presence = Presence(self, self.match_id, self.seat, user_id=self.user.pk)
         try:
             if self.seat is None:  # counted before the snapshot is read (presence.connection_open says why)
                 await self.presence.opened()
@@ -88,27 +88,36 @@ class MatchConsumer(OrderedViews, FrameSocket):
             raise
 
     def _resolve(self) -> int | None:
-        """The table and this user's seat there, or the close code that refuses the socket."""
-        self.match = Match.objects.filter(pk=self.match_id).first()
-        if self.match is None:
+        """This user's seat at the table, or the close code that refuses the socket. The socket keeps the table's
+        id and the version it last read, not the table: a match with its state was about 5 KiB of every idle
+        socket (bench/idle_sockets.py --breakdown), and each snapshot reads the table again anyway."""
+        match = Match.objects.filter(pk=self.match_id).first()
+        if match is None:
             return CLOSE_NOT_FOUND
+        self.match_version = match.version
         self.seat = (
-            Seat.objects.filter(match=self.match, user=self.user).values_list("index", flat=True).first()
+            Seat.objects.filter(match=match, user=self.user).values_list("index", flat=True).first()
             if self.user.is_authenticated
             else None
         )
-        if not spectating.may_watch(self.match, self.user, self.seat):
+        self.seat_group, self.table_group = match.group_name(self.seat), match.group_name("all")
+        if not spectating.may_watch(match, self.user, self.seat):
             return CLOSE_NO_SPECTATORS
-        self.may_watch_play = spectating.may_watch_play(self.match, self.user, self.seat)
+        self.may_watch_play = spectating.may_watch_play(match, self.user, self.seat)
         self.hidden = chat.hidden_authors(self.user)
         return None
 
     def _snapshot(self) -> str:
-        self.match.refresh_from_db()
-        extra = {"spectators": spectating.spectators_data(self.match)}
-        if self.match.status == Match.Status.FINISHED:  # the result screen: the rematch offer, the series' score
-            extra.update(rematch=rematch_state(self.match), series=series_score(self.match))
-        return seat_frames.match_snapshot(match=self.match, seat=self.seat, extra=extra, hidden=self.hidden)
+        match = Match.objects.get(pk=self.match_id)
+        self.match_version = match.version
+        extra = {"spectators": spectating.spectators_data(match)}
+        if match.status == Match.Status.FINISHED:  # the result screen: the rematch offer, the series' score
+            extra.update(rematch=rematch_state(match), series=series_score(match))
+        return seat_frames.match_snapshot(match=match, seat=self.seat, extra=extra, hidden=self.hidden)
+
+    def _table(self) -> Match:
+        """The table as a chat line needs it: its id, and the version this socket last read (the line's ``v``)."""
+        return Match(pk=self.match_id, version=self.match_version)
 
     async def snapshot_text(self) -> str:
         return await database_sync_to_async(self._snapshot)()
@@ -150,20 +159,20 @@ class MatchConsumer(OrderedViews, FrameSocket):
     async def on_act(self, message: Act) -> None:
         if self.seat is None:
             raise engine_error("not_seated")
-        timing.stamp("act", self.match.pk, message.version)
+        timing.stamp("act", self.match_id, message.version)
         move = partial(
             services.match_apply_action,
-            match_id=self.match.pk,
+            match_id=self.match_id,
             user=self.user,
             expected_version=message.version,
             action=message.action,
         )
         await run_writer(move, first=self.send_own_view)  # the mover's view ahead of everyone's
-        timing.stamp("acted", self.match.pk, message.version)
+        timing.stamp("acted", self.match_id, message.version)
 
     async def send_own_view(self, committed: list[updates.Update]) -> None:
         """The mover's own view, from the updates its move committed, straight to this socket."""
-        own = updates.frame_for(committed, self.match.group_name(self.seat))
+        own = updates.frame_for(committed, self.seat_group)
         if own is not None:
             await self.send_view(*own)
 
@@ -174,7 +183,7 @@ class MatchConsumer(OrderedViews, FrameSocket):
         if self.seat is None:
             raise engine_error("not_seated")
         service = SEAT_INTENTS[message.kind]
-        await run_writer(partial(service, match_id=self.match.pk, user=self.user))
+        await run_writer(partial(service, match_id=self.match_id, user=self.user))
 
     async def on_sync(self) -> None:
         self.request_sync()
@@ -183,7 +192,7 @@ class MatchConsumer(OrderedViews, FrameSocket):
         await run_writer(
             partial(
                 chat.chat_post,
-                match=self.match,
+                match=self._table(),
                 user=self.user,
                 seat=self.seat,
                 text=message.text,
@@ -194,7 +203,7 @@ class MatchConsumer(OrderedViews, FrameSocket):
     async def on_quick(self, message: Quick) -> None:
         await run_writer(
             partial(
-                quick_chat.quick_post, match=self.match, user=self.user, seat=self.seat, phrase=message.phrase
+                quick_chat.quick_post, match=self._table(), user=self.user, seat=self.seat, phrase=message.phrase
             )
         )
 

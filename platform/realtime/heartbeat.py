@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
-from collections import defaultdict
 from datetime import timedelta
 from functools import partial
 
@@ -32,6 +30,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from realtime.broadcast import run_writer
+from realtime.weakgroups import WeakGroups
 from turnengine import timers, updates
 from turnengine.models import Match
 
@@ -40,22 +39,18 @@ logger = logging.getLogger("tapete.delivery")
 
 class Heartbeat:
     def __init__(self) -> None:
-        self.sockets: dict[int, weakref.WeakSet] = defaultdict(weakref.WeakSet)
+        self.sockets = WeakGroups()  # match id -> its sockets
         self.task: asyncio.Task | None = None
 
     def add(self, socket) -> None:
         """Count a match socket (a ``MatchConsumer`` after its snapshot was sent) in this process's beats."""
-        self.sockets[socket.match.pk].add(socket)
+        self.sockets.add(socket.match_id, socket)
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done() or self.task.get_loop() is not loop:
             self.task = loop.create_task(self._run(), name="tapete-heartbeat")
 
     def discard(self, socket) -> None:
-        match_id = getattr(getattr(socket, "match", None), "pk", None)
-        if match_id in self.sockets:
-            self.sockets[match_id].discard(socket)
-            if not self.sockets[match_id]:
-                del self.sockets[match_id]
+        self.sockets.discard(getattr(socket, "match_id", None), socket)
         if not self.sockets and self.task is not None:
             self.task.cancel()
             self.task = None
@@ -70,7 +65,7 @@ class Heartbeat:
 
     async def beat(self) -> None:
         """One beat over every match socket of this process (the task's body; tests call it directly)."""
-        by_match = {match_id: list(sockets) for match_id, sockets in self.sockets.items() if sockets}
+        by_match = self.sockets.members()
         if not by_match:
             return
         now = timezone.now()

@@ -15,12 +15,14 @@ docs/protocol.md says so.
 from __future__ import annotations
 
 import time
-import weakref
-from collections import defaultdict
 from dataclasses import dataclass, field
+
+from realtime.weakgroups import WeakGroups
 
 
 class TokenBucket:
+    __slots__ = ("burst", "clock", "rate", "tokens", "updated")  # up to three per socket
+
     def __init__(self, rate: float, burst: int, clock=time.monotonic) -> None:
         self.rate = rate
         self.burst = burst
@@ -56,28 +58,26 @@ class SocketRegister:
     reopening a socket does not buy a fresh burst.
     """
 
-    by_user: dict = field(default_factory=lambda: defaultdict(weakref.WeakSet))
-    by_ip: dict = field(default_factory=lambda: defaultdict(weakref.WeakSet))
+    by_user: WeakGroups = field(default_factory=WeakGroups)
+    by_ip: WeakGroups = field(default_factory=WeakGroups)
     buckets: dict = field(default_factory=dict)
 
     def admit(self, socket, *, user_key: str | None, ip: str | None, per_user: int, per_ip: int) -> bool:
         """Count ``socket`` for its user and IP if both are under their limits; False (nothing counted) if not."""
-        if user_key is not None and len(self.by_user[user_key]) >= per_user:
+        if user_key is not None and self.by_user.count(user_key) >= per_user:
             return False
-        if ip is not None and len(self.by_ip[ip]) >= per_ip:
+        if ip is not None and self.by_ip.count(ip) >= per_ip:
             return False
         if user_key is not None:
-            self.by_user[user_key].add(socket)
+            self.by_user.add(user_key, socket)
         if ip is not None:
-            self.by_ip[ip].add(socket)
+            self.by_ip.add(ip, socket)
         return True
 
     def release(self, socket, *, user_key: str | None, ip: str | None) -> None:
         for register, key in ((self.by_user, user_key), (self.by_ip, ip)):
-            if key is not None and key in register:
-                register[key].discard(socket)
-                if not register[key]:
-                    del register[key]
+            if key is not None:
+                register.discard(key, socket)
         self._prune()
 
     def bucket(self, key: str, *, rate: float, burst: int) -> TokenBucket:

@@ -55,9 +55,13 @@ def install_hidden_authors(hidden: Callable[[object], frozenset[int]]) -> None:
     _hidden_authors = hidden
 
 
+NOBODY: frozenset[int] = frozenset()
+
+
 def hidden_authors(user) -> frozenset[int]:
-    """Whose lines ``user``'s sockets drop (a visitor hides nobody)."""
-    return _hidden_authors(user) if user.is_authenticated else frozenset()
+    """Whose lines ``user``'s sockets drop (a visitor hides nobody). Nobody is one shared empty set: every socket
+    keeps what this returns, and an empty frozenset is a new object each time."""
+    return (_hidden_authors(user) if user.is_authenticated else NOBODY) or NOBODY
 
 
 def reader_group(user_id: int) -> str:

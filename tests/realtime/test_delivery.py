@@ -3,6 +3,8 @@ default: SQLite and the in-memory channel layer; the Redis outage itself is in t
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import json
 from datetime import timedelta
 
@@ -266,3 +268,18 @@ def test_frames_the_relay_cannot_take_are_recorded_too(start_table, settings):
     assert broadcast_sync(update) is False
     match.refresh_from_db()
     assert match.undelivered_version == update.version
+
+
+@pytest.mark.asyncio
+async def test_a_writer_run_from_the_event_loop_leaves_no_database_wrapper_in_the_sockets_context():
+    """On the event loop Django's connections are per asyncio context: choosing the writer's thread must not build
+    one in every socket's context (it lived as long as the socket: bench/idle_sockets.py --breakdown)."""
+    from django.db import connections
+
+    from realtime.broadcast import run_writer
+
+    async def a_sockets_task() -> list:
+        await run_writer(lambda: None)
+        return connections.all(initialized_only=True)
+
+    assert await asyncio.get_running_loop().create_task(a_sockets_task(), context=contextvars.Context()) == []

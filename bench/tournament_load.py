@@ -224,7 +224,7 @@ class Client:
                     await asyncio.wait_for(self.changed.wait(), SILENCE)
                 except TimeoutError:  # the page's script would wait on: ask, to tell a seating it never heard
                     match = await self.my_table()
-                    if match is not None and match != self.current:
+                    if match is not None and match != self.current and not self.changed.is_set():
                         self.found_unheard = time.perf_counter()  # its seating heard later, or never
                     continue
                 self.changed.clear()

@@ -174,9 +174,16 @@ _STOP_SETS: tuple[set[int], ...] = tuple(set(cells) for cells in STOP_CELLS)
 
 
 def generate_moves(
-    board: str, seat: int, point: int, *, target_lock: bool = False, swap: bool = False
+    board: str,
+    seat: int,
+    point: int,
+    *,
+    target_lock: bool = False,
+    swap: bool = False,
+    only: int | None = None,
 ) -> list[tuple[int, set[int]]]:
-    """Every legal move of ``seat`` (start point ``point``): ``[(origin, destinations), ...]`` by origin.
+    """Every legal move of ``seat`` (start point ``point``): ``[(origin, destinations), ...]`` by origin; with
+    ``only``, the entry of that origin alone (none if ``seat`` has no marble there), found by the same search.
 
     §3: a step to an empty adjacent hole where the player may stop, or a chain of hops over adjacent
     marbles (any colour) into the empty hole beyond, changing direction at will; the chain may land anywhere on
@@ -197,7 +204,7 @@ def generate_moves(
     char = SEAT_CHARS[seat]
     find = board.find
     moves: list[tuple[int, set[int]]] = []
-    origin = find(char)
+    origin = find(char) if only is None else only if board[only] == char else -1
     while origin >= 0:
         occupied[origin] = 0  # the moving marble leaves its hole: it can be crossed back, not jumped over
         reached_from[origin] = origin
@@ -220,7 +227,7 @@ def generate_moves(
             if not occupied[cell]:
                 destinations.add(cell)
         moves.append((origin, destinations))
-        origin = find(char, origin + 1)
+        origin = find(char, origin + 1) if only is None else -1
     if target_lock:
         _keep_locked_marbles_home(moves, TARGET_CELLS[point])
     return moves

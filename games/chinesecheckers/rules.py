@@ -146,6 +146,7 @@ from games.chinesecheckers.board import (
     Cube,
     generate_moves,
     marble_moves,
+    moves_with_paths,
     opposite,
 )
 
@@ -510,16 +511,19 @@ def _marble_paths(state: State, seat: int, origin: int) -> dict[int, list[int]]:
 
 
 def _moves_with_paths(state: State, seat: int) -> list[dict[str, JSON]]:
+    # Built on every move for the seat to act (its view): cube_of is inlined, as in legal_actions.
+    board = state["board"]
     moves = []
-    for origin in geometry.marbles(state["board"], seat):
-        paths = _marble_paths(state, seat, origin)
+    add = moves.append
+    for origin, paths in moves_with_paths(board, seat, state["points"][seat], **_rule_flags(state)):
+        cube = CELLS[origin]
         for destination in sorted(paths):
-            moves.append(
+            add(
                 {
-                    "from": cube_of(origin),
-                    "to": cube_of(destination),
-                    "path": [cube_of(cell) for cell in paths[destination]],
-                    "swap": state["board"][destination] != EMPTY,
+                    "from": [*cube],
+                    "to": [*CELLS[destination]],
+                    "path": [[*CELLS[cell]] for cell in paths[destination]],
+                    "swap": board[destination] != EMPTY,
                 }
             )
     return moves
@@ -527,15 +531,13 @@ def _moves_with_paths(state: State, seat: int) -> list[dict[str, JSON]]:
 
 def _seat_summary(board: str, seat: int, point: int) -> dict[str, JSON]:
     cells = geometry.marbles(board, seat)
-    target = TARGET_CELLS[point]
-    progress = PROGRESS[point]
     return {
         "seat": seat,
         "start": point,
         "target": opposite(point),
-        "score": sum(progress[cell] for cell in cells) + geometry.SCORE_OFFSET,
-        "home": sum(cell in target for cell in cells),
-        "marbles": [cube_of(cell) for cell in cells],
+        "score": sum(map(PROGRESS[point].__getitem__, cells)) + geometry.SCORE_OFFSET,
+        "home": len(TARGET_CELLS[point].intersection(cells)),
+        "marbles": [[*CELLS[cell]] for cell in cells],
     }
 
 

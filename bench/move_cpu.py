@@ -4,7 +4,8 @@ runs them on the database thread (``outbox.collect_into`` around ``services.matc
 Opens ``--games`` started two-seat tables of ``--game``, then plays random legal moves round-robin over them for
 ``--moves`` moves and prints the process's CPU per move (``time.process_time``: this process only, so another
 program on the machine slows it less than it slows a wall-clock figure) and the wall time per move. With
-``--profile`` it prints the functions with the most cumulative time (cProfile). What the database server itself
+``--profile`` it prints the functions with the most CPU time (cProfile timed by ``process_time``, so waiting for the
+database counts for nothing), cumulative or, with ``--sort tottime``, their own. What the database server itself
 spends is not in these figures (``bench/ws_load.py`` prints it)::
 
     PYTHONPATH=platform:. .venv/bin/python bench/move_cpu.py --moves 2000
@@ -76,12 +77,13 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=1000)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--top", type=int, default=35)
+    parser.add_argument("--sort", choices=("cumulative", "tottime"), default="cumulative")
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
     outbox.install_sender(lambda update: None)
     tables = open_tables(args.game, args.games)
     rng = random.Random(1)
-    profiler = cProfile.Profile() if args.profile else None
+    profiler = cProfile.Profile(time.process_time) if args.profile else None
     cpu = wall = 0.0
     moves = 0
     while moves < args.moves and tables:
@@ -108,9 +110,11 @@ def main() -> None:
             cpu += time.process_time() - cpu_start
             wall += time.perf_counter() - wall_start
             moves += 1
-    print(f"{args.game}: {moves} moves, CPU {1000 * cpu / moves:.3f} ms/move, wall {1000 * wall / moves:.3f} ms/move")
+    print(
+        f"{args.game}: {moves} moves, CPU {1000 * cpu / moves:.3f} ms/move, wall {1000 * wall / moves:.3f} ms/move"
+    )
     if profiler:
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.top)
+        pstats.Stats(profiler).sort_stats(args.sort).print_stats(args.top)
 
 
 if __name__ == "__main__":

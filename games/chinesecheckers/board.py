@@ -174,9 +174,16 @@ _STOP_SETS: tuple[set[int], ...] = tuple(set(cells) for cells in STOP_CELLS)
 
 
 def generate_moves(
-    board: str, seat: int, point: int, *, target_lock: bool = False, swap: bool = False
+    board: str,
+    seat: int,
+    point: int,
+    *,
+    target_lock: bool = False,
+    swap: bool = False,
+    only: int | None = None,
 ) -> list[tuple[int, set[int]]]:
-    """Every legal move of ``seat`` (start point ``point``): ``[(origin, destinations), ...]`` by origin.
+    """Every legal move of ``seat`` (start point ``point``): ``[(origin, destinations), ...]`` by origin; with
+    ``only``, the entry of that origin alone (none if ``seat`` has no marble there), found by the same search.
 
     §3: a step to an empty adjacent hole where the player may stop, or a chain of hops over adjacent
     marbles (any colour) into the empty hole beyond, changing direction at will; the chain may land anywhere on
@@ -197,7 +204,7 @@ def generate_moves(
     char = SEAT_CHARS[seat]
     find = board.find
     moves: list[tuple[int, set[int]]] = []
-    origin = find(char)
+    origin = find(char) if only is None else only if board[only] == char else -1
     while origin >= 0:
         occupied[origin] = 0  # the moving marble leaves its hole: it can be crossed back, not jumped over
         reached_from[origin] = origin
@@ -220,7 +227,7 @@ def generate_moves(
             if not occupied[cell]:
                 destinations.add(cell)
         moves.append((origin, destinations))
-        origin = find(char, origin + 1)
+        origin = find(char, origin + 1) if only is None else -1
     if target_lock:
         _keep_locked_marbles_home(moves, TARGET_CELLS[point])
     return moves
@@ -253,7 +260,26 @@ def marble_moves(
     A path lists the holes the marble lands in, ``[to]`` for a step, the shortest hop chain otherwise (first
     direction first among equals). Same rules as :func:`generate_moves`; slower, used to validate and show one
     move rather than to search."""
+    swappable = swappable_cells(board, seat, point) if swap else None
+    return _paths_from(occupancy(board), point, origin, target_lock, swappable)
+
+
+def moves_with_paths(
+    board: str, seat: int, point: int, *, target_lock: bool = False, swap: bool = False
+) -> list[tuple[int, dict[int, list[int]]]]:
+    """:func:`marble_moves` of every marble of ``seat``, by origin (the board is read once for them all)."""
     occupied = occupancy(board)
+    swappable = swappable_cells(board, seat, point) if swap else None
+    return [
+        (origin, _paths_from(occupied, point, origin, target_lock, swappable))
+        for origin in marbles(board, seat)
+    ]
+
+
+def _paths_from(
+    occupied: list[int], point: int, origin: int, target_lock: bool, swappable: frozenset[int] | None
+) -> dict[int, list[int]]:
+    """:func:`marble_moves` on the board's occupancy (lent: the origin is lifted, then put back)."""
     occupied[origin] = 0
     came_from = {origin: -1}  # landing -> the hole the hop to it started from
     queue = [origin]
@@ -264,8 +290,7 @@ def marble_moves(
                 queue.append(land)
     stops = STOP_CELLS[point]
     paths = {land: _chain(came_from, land) for land in queue[1:] if land in stops}
-    if swap:
-        swappable = swappable_cells(board, seat, point)
+    if swappable is not None:
         for cell in queue:
             for over, land in JUMPS[cell]:
                 if land in swappable and occupied[over] and land not in paths:
@@ -276,6 +301,7 @@ def marble_moves(
     for cell in STEP_TARGETS[point][origin]:
         if not occupied[cell]:
             paths[cell] = [cell]  # a step is the simplest way to an adjacent hole
+    occupied[origin] = 1
     if target_lock and origin in TARGET_CELLS[point]:
         paths = {cell: path for cell, path in paths.items() if cell in TARGET_CELLS[point]}
     return paths

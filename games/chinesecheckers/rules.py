@@ -146,6 +146,7 @@ from games.chinesecheckers.board import (
     Cube,
     generate_moves,
     marble_moves,
+    moves_with_paths,
     opposite,
 )
 
@@ -289,6 +290,27 @@ class ChineseCheckersRules:
             for destination in sorted(destinations)
         ]
         return actions or [{"type": "pass"}]
+
+    def canonical_action(self, state: State, seat: int, action: JSON) -> Action:
+        """The SDK's default canonical form (``canonical_by_legal_actions``: the same result and the same refusals
+        for every action) without listing every legal action: only the moved marble's destinations are searched.
+        A move is its (from, to) and a pass has no field, so the listed action with the same effect is the one
+        with the same (from, to), or the pass."""
+        if not isinstance(action, dict):
+            raise MalformedAction("not_an_object", "an action is a JSON object")
+        if _in_turn(state, seat):
+            listed = _listed_as_sent(state, seat, action)
+            if listed is not None:
+                return listed
+        self.apply_action(state, seat, action)  # the rules' own refusal, as the default asks them first
+        kind = action["type"]
+        if kind == "pass":  # accepted: no marble can move, so the pass is the one listed action
+            return {"type": "pass"}
+        if kind == "move":
+            origin, destination = INDEX[_cell_field(action, "from")], INDEX[_cell_field(action, "to")]
+            if _listed_move(state, seat, origin, destination):
+                return {"type": "move", "from": cube_of(origin), "to": cube_of(destination)}
+        raise IllegalAction("not_legal", "the action is not one of the seat's legal actions")
 
     def sample_chance(self, state: State, rng: random.Random) -> Action:
         return {"type": "first_player", "seat": rng.randrange(state["numPlayers"])}
@@ -447,21 +469,61 @@ def _moves_of(state: State, seat: int) -> list[tuple[int, set[int]]]:
     return generate_moves(state["board"], seat, state["points"][seat], **_rule_flags(state))
 
 
+def _in_turn(state: State, seat: int) -> bool:
+    """Whether ``seat`` has legal actions (``legal_actions`` lists none otherwise)."""
+    return state["result"] is None and state["turn"] is not None and seat == state["turn"]
+
+
+def _listed_move(state: State, seat: int, origin: int, destination: int) -> bool:
+    """Whether ``legal_actions`` lists the move from ``origin`` to ``destination`` (the seat is in turn)."""
+    found = generate_moves(state["board"], seat, state["points"][seat], only=origin, **_rule_flags(state))
+    return bool(found) and destination in found[0][1]
+
+
+def _listed_as_sent(state: State, seat: int, action: dict) -> Action | None:
+    """A fresh copy of the listed legal action ``action`` is, field for field with the same JSON types (as
+    ``tapete_sdk.plugin.same_json`` compares them), or None."""
+    if action == {"type": "pass"} and type(action["type"]) is str:
+        return (
+            {"type": "pass"}
+            if not any(destinations for _origin, destinations in _moves_of(state, seat))
+            else None
+        )
+    if action.keys() != {"type", "from", "to"} or action["type"] != "move" or type(action["type"]) is not str:
+        return None
+    cells = []
+    for field in ("from", "to"):
+        value = action[field]
+        if type(value) is not list or len(value) != 3 or any(type(v) is not int for v in value):
+            return None
+        cell = INDEX.get((value[0], value[1], value[2]))
+        if cell is None:
+            return None
+        cells.append(cell)
+    origin, destination = cells
+    if not _listed_move(state, seat, origin, destination):
+        return None
+    return {"type": "move", "from": cube_of(origin), "to": cube_of(destination)}
+
+
 def _marble_paths(state: State, seat: int, origin: int) -> dict[int, list[int]]:
     return marble_moves(state["board"], seat, state["points"][seat], origin, **_rule_flags(state))
 
 
 def _moves_with_paths(state: State, seat: int) -> list[dict[str, JSON]]:
+    # Built on every move for the seat to act (its view): cube_of is inlined, as in legal_actions.
+    board = state["board"]
     moves = []
-    for origin in geometry.marbles(state["board"], seat):
-        paths = _marble_paths(state, seat, origin)
+    add = moves.append
+    for origin, paths in moves_with_paths(board, seat, state["points"][seat], **_rule_flags(state)):
+        cube = CELLS[origin]
         for destination in sorted(paths):
-            moves.append(
+            add(
                 {
-                    "from": cube_of(origin),
-                    "to": cube_of(destination),
-                    "path": [cube_of(cell) for cell in paths[destination]],
-                    "swap": state["board"][destination] != EMPTY,
+                    "from": [*cube],
+                    "to": [*CELLS[destination]],
+                    "path": [[*CELLS[cell]] for cell in paths[destination]],
+                    "swap": board[destination] != EMPTY,
                 }
             )
     return moves
@@ -469,15 +531,13 @@ def _moves_with_paths(state: State, seat: int) -> list[dict[str, JSON]]:
 
 def _seat_summary(board: str, seat: int, point: int) -> dict[str, JSON]:
     cells = geometry.marbles(board, seat)
-    target = TARGET_CELLS[point]
-    progress = PROGRESS[point]
     return {
         "seat": seat,
         "start": point,
         "target": opposite(point),
-        "score": sum(progress[cell] for cell in cells) + geometry.SCORE_OFFSET,
-        "home": sum(cell in target for cell in cells),
-        "marbles": [cube_of(cell) for cell in cells],
+        "score": sum(map(PROGRESS[point].__getitem__, cells)) + geometry.SCORE_OFFSET,
+        "home": len(TARGET_CELLS[point].intersection(cells)),
+        "marbles": [[*CELLS[cell]] for cell in cells],
     }
 
 

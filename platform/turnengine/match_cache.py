@@ -15,6 +15,7 @@ import threading
 from collections import OrderedDict
 
 from django.conf import settings
+from django.db.models.base import ModelState
 
 from turnengine.models import Match
 
@@ -30,9 +31,36 @@ def recall(match_id: int) -> tuple[Match, str, dict[int, int]] | None:
             return None
         _copies.move_to_end(match_id)
     match, xmin, seats = kept
-    own = copy.copy(match)
-    own.clock = copy.deepcopy(match.clock)
+    own = _shallow_copy(match)
+    own.clock = _json_copy(match.clock)
     return own, xmin, seats
+
+
+def _shallow_copy(match: Match) -> Match:
+    """What ``copy.copy`` makes of a model instance (its attributes, and a state of its own with its own cache of
+    related objects: ``Model.__getstate__``), without the pickling protocol's detour, which took five times as
+    long."""
+    own = Match.__new__(Match)
+    own.__dict__.update(match.__dict__)
+    own._state = ModelState()
+    own._state.__dict__.update(match._state.__dict__)
+    own._state.fields_cache = dict(match._state.fields_cache)
+    return own
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _json_copy(value):
+    """A deep copy of plain JSON (a clock), in a quarter of ``copy.deepcopy``'s time; anything else is deep-copied."""
+    kind = type(value)
+    if kind is dict:
+        return {key: item if type(item) in _SCALARS else _json_copy(item) for key, item in value.items()}
+    if kind is list:
+        return [item if type(item) in _SCALARS else _json_copy(item) for item in value]
+    if kind in _SCALARS:
+        return value
+    return copy.deepcopy(value)
 
 
 def remember(match: Match, xmin: str, seats: dict[int, int]) -> None:

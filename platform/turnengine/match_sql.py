@@ -150,14 +150,17 @@ def _guarded_sql(vendor: str, field_names: tuple[str, ...], rows: int) -> str:
     return statement + " SELECT xmin FROM moved"
 
 
-def write_move_guarded(match: Match, field_names: tuple[str, ...], rows: list[MatchAction], xmin: str) -> str | None:
+def write_move_guarded(
+    match: Match, field_names: tuple[str, ...], rows: list[MatchAction], xmin: str
+) -> str | None:
     """:func:`write_move` as one autocommitted statement that writes nothing unless the row's ``xmin`` is still
     ``xmin``: the row's new ``xmin``, or None if it had changed."""
-    _sql, update_params = _update_statement(match, field_names)
-    insert_params = _insert_statement(rows)[1] if rows else []
-    with connection.cursor() as cursor:
+    wrapper = connections[DEFAULT_DB_ALIAS]
+    _sql, update_params = _update_statement(wrapper, match, field_names)
+    insert_params = _insert_statement(wrapper, rows)[1] if rows else []
+    with wrapper.cursor() as cursor:
         cursor.execute(
-            _guarded_sql(connection.vendor, field_names, len(rows)), [*update_params, xmin, *insert_params]
+            _guarded_sql(wrapper.vendor, field_names, len(rows)), [*update_params, xmin, *insert_params]
         )
         row = cursor.fetchone()
     return None if row is None else row[0]
@@ -170,16 +173,25 @@ def _update_sql(vendor: str, field_names: tuple[str, ...]) -> str:
     return f"UPDATE {quote(Match._meta.db_table)} SET {assignments} WHERE {quote('id')} = %s"
 
 
-def _update_statement(match: Match, field_names: tuple[str, ...]) -> tuple[str, list]:
-    fields = [Match._meta.get_field(name) for name in field_names]
-    values = [field.get_db_prep_save(getattr(match, field.attname), connection) for field in fields]
-    return _update_sql(connection.vendor, field_names), [*values, match.pk]
+@cache
+def _fields(field_names: tuple[str, ...]) -> tuple:
+    return tuple(Match._meta.get_field(name) for name in field_names)
+
+
+def _update_statement(wrapper, match: Match, field_names: tuple[str, ...]) -> tuple[str, list]:
+    # ``wrapper`` is the connection itself, not Django's ``connection`` proxy: every attribute read through the
+    # proxy looks the connection up again, a dozen times per field converted.
+    values = [
+        field.get_db_prep_save(getattr(match, field.attname), wrapper) for field in _fields(field_names)
+    ]
+    return _update_sql(wrapper.vendor, field_names), [*values, match.pk]
 
 
 def update_match(match: Match, field_names: tuple[str, ...]) -> None:
     """Write ``field_names`` of ``match`` (like ``save(update_fields=...)``, without signals)."""
-    with connection.cursor() as cursor:
-        cursor.execute(*_update_statement(match, field_names))
+    wrapper = connections[DEFAULT_DB_ALIAS]
+    with wrapper.cursor() as cursor:
+        cursor.execute(*_update_statement(wrapper, match, field_names))
 
 
 def write_move(match: Match, field_names: tuple[str, ...], rows: list[MatchAction]) -> None:
@@ -188,12 +200,11 @@ def write_move(match: Match, field_names: tuple[str, ...], rows: list[MatchActio
     if not rows:
         update_match(match, field_names)
         return
-    insert = _insert_statement(rows)
-    update = _update_statement(match, field_names)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql" and not connection.settings_dict["OPTIONS"].get(
-            "server_side_binding"
-        ):
+    wrapper = connections[DEFAULT_DB_ALIAS]
+    insert = _insert_statement(wrapper, rows)
+    update = _update_statement(wrapper, match, field_names)
+    with wrapper.cursor() as cursor:
+        if wrapper.vendor == "postgresql" and not wrapper.settings_dict["OPTIONS"].get("server_side_binding"):
             cursor.execute(f"{insert[0]}; {update[0]}", [*insert[1], *update[1]])
         else:
             cursor.execute(*insert)
@@ -211,11 +222,11 @@ def _insert_sql(vendor: str, rows: int) -> str:
     return f"INSERT INTO {quote(MatchAction._meta.db_table)} ({columns}) VALUES {', '.join([row] * rows)}"
 
 
-def _insert_statement(rows: list[MatchAction]) -> tuple[str, list]:
+def _insert_statement(wrapper, rows: list[MatchAction]) -> tuple[str, list]:
     """One multi-row INSERT (``created_at`` is set here, as ``auto_now_add`` would)."""
     params = [
-        field.get_db_prep_save(field.pre_save(row, add=True), connection)
+        field.get_db_prep_save(field.pre_save(row, add=True), wrapper)
         for row in rows
         for field in _ACTION_FIELDS
     ]
-    return _insert_sql(connection.vendor, len(rows)), params
+    return _insert_sql(wrapper.vendor, len(rows)), params

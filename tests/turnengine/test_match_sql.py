@@ -180,3 +180,25 @@ def test_a_move_that_finishes_a_ranked_game_is_written_under_the_lock_with_its_r
     deltas = dict(RatingChange.objects.filter(match=match).values_list("user_id", "delta"))
     assert deltas[users[0].pk] > 0 > deltas[users[1].pk] and len(deltas) == 2
     assert match_cache.recall(match.pk) is None, "no copy is kept of a finished match"
+
+
+def test_a_recalled_copy_is_the_moves_own(start_table):
+    """A move changes its copy's fields and clocks in place; the kept match and the next copy do not see it."""
+    match, _users = start_table("chinesecheckers", 2)
+    match.clock["vacation"] = [[1, 2], None]  # nested, as a turn-based seat's vacation is
+    match_cache.remember(match, "1", {7: 0})
+    try:
+        own, xmin, seats = match_cache.recall(match.pk)
+        assert (xmin, seats) == ("1", {7: 0}) and own is not match and own.clock == match.clock
+        for field in Match._meta.concrete_fields:
+            assert getattr(own, field.attname) == getattr(match, field.attname), field.name
+        assert own._state is not match._state and own._state.db == match._state.db and not own._state.adding
+        own.clock["timeouts"][0] = 9
+        own.clock["vacation"][0][0] = 9
+        own.version += 1
+        own._state.fields_cache["seen"] = True
+        again, _xmin, _seats = match_cache.recall(match.pk)
+        assert again.clock == match.clock and match.clock["timeouts"][0] == 0 and match.clock["vacation"][0] == [1, 2]
+        assert again.version == match.version and "seen" not in match._state.fields_cache
+    finally:
+        match_cache.forget(match.pk)

@@ -35,6 +35,9 @@
     subscribe(frame, open) {
       listeners.push({ frame, open });
       if (socket === null) connect();
+      // A script that subscribes after the socket opened (a deferred script still downloading when it did) hears
+      // the opening now, or a list that fetches itself on open would stay as the page served it.
+      else if (open && socket.readyState === WebSocket.OPEN) open();
     },
   };
 })();

@@ -33,6 +33,20 @@ def test_the_lobby_list_updates_without_reload_and_only_for_its_own_game(new_pla
     screenshot(watcher, "site-lobby-live")
 
 
+def test_a_list_whose_script_arrives_after_the_socket_opened_still_fetches_itself(new_player):
+    # Deferred scripts run in turn; one still downloading when the lobby socket opened (the header's "Your move"
+    # opened it first) must still hear the opening, or the list stays as the page served it.
+    watcher = new_player("gaia")
+    held = []
+    watcher.route(lambda url: "/js/lobby." in url, lambda route: held.append(route))
+    with watcher.expect_websocket() as opening:
+        watcher.goto("/play/spicy/", wait_until="commit")
+    opening.value.wait_for_event("framereceived")  # the socket is open: the server said how many turns await
+    assert len(held) == 1
+    with watcher.expect_response("**/play/spicy/tables/"):
+        held[0].continue_()
+
+
 def test_the_replay_of_a_finished_match_steps_back_and_forth(new_player, django_user_model):
     from lobby import services as lobby
     from tests.conftest import play_to_the_end

@@ -5,8 +5,9 @@ Opens ``--games`` started two-seat tables of ``--game``, then plays random legal
 ``--moves`` moves and prints the process's CPU per move (``time.process_time``: this process only, so another
 program on the machine slows it less than it slows a wall-clock figure) and the wall time per move. With
 ``--profile`` it prints the functions with the most CPU time (cProfile timed by ``process_time``, so waiting for the
-database counts for nothing), cumulative or, with ``--sort tottime``, their own. What the database server itself
-spends is not in these figures (``bench/ws_load.py`` prints it)::
+database counts for nothing), cumulative or, with ``--sort tottime``, their own. On PostgreSQL on this machine it
+also prints what the database server's backend spent on the measured calls (its ``/proc/<pid>/schedstat``, to the
+nanosecond)::
 
     PYTHONPATH=platform:. .venv/bin/python bench/move_cpu.py --moves 2000
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/tapete_bench PYTHONPATH=platform:. \\
@@ -32,7 +33,12 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
+
+settings.DEBUG = False  # as the servers run (ws_load.py): Django keeps no log of the queries
+
 from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from lobby import services as lobby  # noqa: E402
@@ -70,6 +76,20 @@ def next_move(match_id: int, rng: random.Random) -> tuple[int, int, dict] | None
     return seat, match.version, rng.choice(rules.legal_actions(match.state, seat))
 
 
+def backend_cpu_reader():
+    """A function returning the CPU seconds the connection's PostgreSQL backend has run so far, or None where it
+    cannot be read (SQLite, a database on another machine)."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (pid,) = cursor.fetchone()
+    path = Path(f"/proc/{pid}/schedstat")
+    if not path.exists():
+        return None
+    return lambda: int(path.read_text().split()[0]) / 1e9
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="chinesecheckers")
@@ -84,7 +104,8 @@ def main() -> None:
     tables = open_tables(args.game, args.games)
     rng = random.Random(1)
     profiler = cProfile.Profile(time.process_time) if args.profile else None
-    cpu = wall = 0.0
+    backend_cpu = backend_cpu_reader()
+    cpu = wall = database = 0.0
     moves = 0
     while moves < args.moves and tables:
         for match_id, users in list(tables):
@@ -94,6 +115,7 @@ def main() -> None:
                 continue
             seat, version, action = planned
             collected: list = []
+            database_start = backend_cpu() if backend_cpu else 0.0
             cpu_start, wall_start = time.process_time(), time.perf_counter()
             if profiler:
                 profiler.enable()
@@ -109,9 +131,13 @@ def main() -> None:
                 profiler.disable()
             cpu += time.process_time() - cpu_start
             wall += time.perf_counter() - wall_start
+            if backend_cpu:
+                database += backend_cpu() - database_start
             moves += 1
+    database_line = f", PostgreSQL backend {1000 * database / moves:.3f} ms/move" if backend_cpu else ""
     print(
         f"{args.game}: {moves} moves, CPU {1000 * cpu / moves:.3f} ms/move, wall {1000 * wall / moves:.3f} ms/move"
+        + database_line
     )
     if profiler:
         pstats.Stats(profiler).sort_stats(args.sort).print_stats(args.top)

@@ -151,6 +151,11 @@ if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         DATABASES["default"].update(CONN_MAX_AGE=0, OPTIONS=SQLITE_OPTIONS)
+    else:
+        # Django's cursors bind on the client and never prepare; the statements every move runs bind on the server
+        # (turnengine.match_sql), and psycopg prepares one a connection has run twice: PostgreSQL then parses and
+        # plans it once per connection (Django turns this off by default for poolers: docs/deploy.md).
+        DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 2
 else:
     DATABASES = {
         "default": {

@@ -4,7 +4,8 @@ lock, then one statement that appends and writes only if the row's ``xmin`` is u
 
 Rather than have the ORM compile these statements again on every move, the SQL is built once per database vendor,
 and values are converted by the fields' own ``get_db_prep_save``, so types (JSON, aware datetimes) are handled
-exactly as the ORM would. A row read here goes through the same converters the ORM applies (backend's, then
+exactly as the ORM would. The optimistic move's read and write are prepared on PostgreSQL
+(:func:`_prepared_cursor`). A row read here goes through the same converters the ORM applies (backend's, then
 field's) into ``Model.from_db``, as ``Manager.raw`` would without its per-query work. On PostgreSQL the append and
 the update go in one round trip either way. Everything else in the project uses the ORM. (``bench/move_cpu.py``
 measures this path's CPU inside a process.)
@@ -15,6 +16,7 @@ from __future__ import annotations
 from functools import cache
 from weakref import WeakKeyDictionary
 
+import psycopg
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from turnengine.models import Match, MatchAction, Seat
@@ -121,7 +123,7 @@ def read_match(match_id: int) -> tuple[Match, str, dict[int, int]] | None:
     wrapper = connections[DEFAULT_DB_ALIAS]
     if not _in_range(wrapper, match_id):
         return None
-    with wrapper.cursor() as cursor:
+    with _prepared_cursor(wrapper) as cursor:
         cursor.execute(_read_sql(wrapper.vendor), [match_id])
         row = cursor.fetchone()
     if row is None:
@@ -150,6 +152,18 @@ def _guarded_sql(vendor: str, field_names: tuple[str, ...], rows: int) -> str:
     return statement + " SELECT xmin FROM moved"
 
 
+def _prepared_cursor(wrapper):
+    """Django's cursor (its error wrapping, query log and execute wrappers) over a server-side binding psycopg
+    cursor, where Django's own bind on the client: psycopg prepares a statement the connection has run a few times
+    (``prepare_threshold``, settings.py), so PostgreSQL parses and plans a move's statement once per connection, not
+    once per move, and its values travel as parameters, not quoted into its text. Single statements only."""
+    wrapper.close_if_health_check_failed()
+    wrapper.ensure_connection()
+    wrapper.validate_thread_sharing()
+    cursor = psycopg.Cursor(wrapper.connection)
+    return wrapper.make_debug_cursor(cursor) if wrapper.queries_logged else wrapper.make_cursor(cursor)
+
+
 def write_move_guarded(
     match: Match, field_names: tuple[str, ...], rows: list[MatchAction], xmin: str
 ) -> str | None:
@@ -158,7 +172,7 @@ def write_move_guarded(
     wrapper = connections[DEFAULT_DB_ALIAS]
     _sql, update_params = _update_statement(wrapper, match, field_names)
     insert_params = _insert_statement(wrapper, rows)[1] if rows else []
-    with wrapper.cursor() as cursor:
+    with _prepared_cursor(wrapper) as cursor:
         cursor.execute(
             _guarded_sql(wrapper.vendor, field_names, len(rows)), [*update_params, xmin, *insert_params]
         )

@@ -202,3 +202,25 @@ def test_a_recalled_copy_is_the_moves_own(start_table):
         assert again.version == match.version and "seen" not in match._state.fields_cache
     finally:
         match_cache.forget(match.pk)
+
+
+@optimistic
+def test_the_optimistic_moves_statements_are_prepared_once_per_connection_on_postgresql(start_table):
+    """PostgreSQL parses and plans a move's read and write once per connection (psycopg prepares them: the
+    settings' ``prepare_threshold``, ``match_sql``'s server-binding cursor), not once per move; the ORM's own
+    statements stay unprepared (Django binds them on the client)."""
+    match, users = start_table("chinesecheckers", 2)
+    for _move in range(4):
+        match.refresh_from_db()
+        seat = next(iter(match.rules.to_act(match.state)))
+        action = match.rules.legal_actions(match.state, seat)[0]
+        services.match_apply_action(
+            match_id=match.pk, user=users[seat], expected_version=match.version, action=action
+        )
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements")
+        prepared = cursor.fetchall()
+    writes = [runs for statement, runs in prepared if statement.startswith("WITH moved AS (UPDATE")]
+    assert writes and max(writes) >= 2, prepared
+    assert all("xmin" in statement for statement, _runs in prepared), prepared  # match_sql's, nobody else's
+    assert Match.objects.get(pk=match.pk).version == match.version + 1

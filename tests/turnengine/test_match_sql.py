@@ -13,6 +13,17 @@ from turnengine.models import Match, MatchAction
 pytestmark = pytest.mark.django_db
 
 
+def play_first_moves(match, users, count: int) -> None:
+    """``count`` moves at ``match``, each the first legal action of the seat to act, through the engine's service."""
+    for _move in range(count):
+        match.refresh_from_db()
+        seat = next(iter(match.rules.to_act(match.state)))
+        action = match.rules.legal_actions(match.state, seat)[0]
+        services.match_apply_action(
+            match_id=match.pk, user=users[seat], expected_version=match.version, action=action
+        )
+
+
 def test_the_locked_row_carries_the_same_fields_as_the_orm_and_the_users_seat(start_table, make_user):
     match, users = start_table("spicy", 3)
     with transaction.atomic():
@@ -69,13 +80,7 @@ def test_a_move_rewrites_the_match_row_without_touching_its_indexes_on_postgresq
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(hot_updates, [Match._meta.db_table])  # the counts run from the transaction's start
         updated_before, in_place_before = cursor.fetchone()
-        for _move in range(3):
-            match.refresh_from_db()
-            seat = next(iter(match.rules.to_act(match.state)))
-            action = match.rules.legal_actions(match.state, seat)[0]
-            services.match_apply_action(
-                match_id=match.pk, user=users[seat], expected_version=match.version, action=action
-            )
+        play_first_moves(match, users, 3)
         cursor.execute(hot_updates, [Match._meta.db_table])
         updated, in_place = cursor.fetchone()
     assert updated - updated_before == 3 and in_place - in_place_before == 3
@@ -210,13 +215,7 @@ def test_the_optimistic_moves_statements_are_prepared_once_per_connection_on_pos
     settings' ``prepare_threshold``, ``match_sql``'s server-binding cursor), not once per move; the ORM's own
     statements stay unprepared (Django binds them on the client)."""
     match, users = start_table("chinesecheckers", 2)
-    for _move in range(4):
-        match.refresh_from_db()
-        seat = next(iter(match.rules.to_act(match.state)))
-        action = match.rules.legal_actions(match.state, seat)[0]
-        services.match_apply_action(
-            match_id=match.pk, user=users[seat], expected_version=match.version, action=action
-        )
+    play_first_moves(match, users, 4)
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements")
         prepared = cursor.fetchall()

@@ -557,9 +557,16 @@
       this.resultShownFor = data.status;
       const lobby = this.root.dataset.lobbyUrl;
       const buttons = [];
-      const offer = this.rematchOffer(data);
+      // A tournament's table leads back to its standings (the log's link, {% tournament_follow %}), not to a rematch
+      // outside the tournament: a Swiss player who left for one would not be taken to their next round.
+      const tournament = document.querySelector(".tournament-link a");
+      const offer = tournament ? null : this.rematchOffer(data);
       if (offer) buttons.push(...offer.buttons);
-      if (lobby) buttons.push(el("a", { class: "button secondary", href: lobby, "data-back-to-lobby": "", text: _("Back to the lobby") }));
+      if (tournament) {
+        buttons.push(el("a", { class: "button", href: tournament.href, "data-back-to-tournament": "", text: tournament.textContent }));
+      } else if (lobby) {
+        buttons.push(el("a", { class: "button secondary", href: lobby, "data-back-to-lobby": "", text: _("Back to the lobby") }));
+      }
       if (data.status === "finished" && this.live && this.root.dataset.replayUrl) {
         buttons.push(el("a", { class: "button secondary", href: this.root.dataset.replayUrl, text: _("Watch the replay") }));
       }

@@ -83,7 +83,11 @@ def test_four_browsers_play_a_swiss_tournament_to_the_final_standings(new_player
     assert tournament.status == Tournament.Status.RUNNING
     play_round(pages, tournament, 2)  # round 2 opens on its own after both tables of round 1 finished
     round_two = Round.objects.get(tournament=tournament, number=2)
-    screenshots(pages[round_two.tables.first().match.seats.get(index=0).user.username], "table")
+    winner = pages[round_two.tables.first().match.seats.get(index=0).user.username]
+    # The result screen leads back to the standings, and offers no rematch outside the tournament.
+    winner.locator("[data-result] [data-back-to-tournament]").wait_for()
+    assert winner.locator("[data-play-again], [data-back-to-lobby]").count() == 0
+    screenshots(winner, "table")
 
     watcher.goto(f"/tournaments/{tournament.pk}/")
     watcher.wait_for_selector(".tournament-status .status-finished", timeout=SWEEP)

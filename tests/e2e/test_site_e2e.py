@@ -77,3 +77,28 @@ def test_the_replay_of_a_finished_match_steps_back_and_forth(new_player, django_
     label.filter(has_text=f"3 of {total}").wait_for()
     assert page.locator("[data-log] li").count() > 0
     screenshot(page, "site-replay")
+
+
+def test_a_seat_taken_while_the_waiting_page_loaded_still_shows(new_player, django_user_model):
+    # The guest sits down after the creator's page was rendered and before its socket joined the table's group: no
+    # notice reaches that page, which must read itself again once its socket is open.
+    from lobby import services as lobby
+
+    host, _guest = new_player("hana"), new_player("ivo")
+    host.goto("/play/perudo/")
+    host.locator("[name=num_players]").select_option("2")
+    host.click("form.stacked button[type=submit]")
+    host.wait_for_url("**/table/*/")
+    match_id = int(host.url.rstrip("/").rsplit("/", 1)[1])
+
+    joined = []
+
+    def joined_before_the_socket(socket):  # the first socket only: the page reloads once it has seen the seat
+        if not joined:
+            joined.append(lobby.table_join(user=django_user_model.objects.get(username="ivo"), match_id=match_id))
+        socket.connect_to_server()
+
+    host.route_web_socket(f"**/ws/match/{match_id}/", joined_before_the_socket)
+    host.reload()
+    host.wait_for_selector("form[action$='/start/'] button:not([disabled])")
+    assert "ivo" in host.inner_text("ol.players")

@@ -4,7 +4,8 @@ socket costs it in memory.
 Creates ``--seats / 2`` started 2-seat tables of ``--game``, starts one server of ``bench.echo:application`` (the
 site with the echo routes) under ``python -m tapete.serve`` (or targets a running one with ``--target``), and
 connects every seat to it one after another: a seat is connected when it has its first view (the handshake, the
-session read, the snapshot). Prints the time to connect them all and each seat's handshake and first-view times,
+session read, the snapshot). Prints the time to connect them all, each seat's handshake and first-view times and
+the CPU a seat cost the server, PostgreSQL and the load generator while they connected (as ``ws_load.py`` reads it),
 then the server's resident memory (``VmRSS`` of ``/proc/<pid>/status``, read by the server itself through
 ``/ws/echo/memory/`` after a full garbage collection and ``--settle`` seconds) before and after, and the growth per
 idle connected socket. Before the baseline, ``--warm`` seats connect and close, so the first connections' one-off
@@ -34,7 +35,8 @@ import orjson
 import websockets
 from django.core.management import call_command
 
-from bench.ws_load import backend_name, create_tables, open_socket, percentile
+from bench.proc_usage import CpuWindow
+from bench.ws_load import backend_name, create_tables, open_socket, percentile, report_cpu, usage_selectors
 from tests.servers import daphne_servers
 
 
@@ -68,6 +70,8 @@ async def measure(args, address: str, tables, warm) -> dict:
         await asyncio.wait_for(breakdown.recv(), 120)
     seats = [(match_id, key) for match_id, keys in tables for key in keys][: args.seats]
     connected, handshakes, views, errors = [], [], [], {}
+    cpu = CpuWindow(usage_selectors([address]))
+    cpu.start()
     started = time.perf_counter()
     for match_id, key in seats:
         try:
@@ -79,6 +83,7 @@ async def measure(args, address: str, tables, warm) -> dict:
         handshakes.append(handshake * 1000)
         views.append(view * 1000)
     elapsed = time.perf_counter() - started
+    spent = cpu.stop()
     print(f"{len(connected)} seats connected in {elapsed:.1f} s; settling {args.settle:g} s", file=sys.stderr)
     await asyncio.sleep(args.settle)
     _pid, after = await server_memory(probe)
@@ -99,6 +104,7 @@ async def measure(args, address: str, tables, warm) -> dict:
         "handshakes": handshakes,
         "views": views,
         "errors": errors,
+        "cpu": spent,
         "breakdown": grown,
     }
 
@@ -117,6 +123,7 @@ def report(args, result: dict) -> None:
             f"  each seat's {label} ms: p50 {percentile(values, 0.5):.1f}  p95 {percentile(values, 0.95):.1f}  "
             f"p99 {percentile(values, 0.99):.1f}  max {max(values, default=float('nan')):.1f}"
         )
+    report_cpu(result["cpu"], connected, elapsed, unit="seat")
     if result["breakdown"]:
         print_breakdown(result["breakdown"])
     before, after = result["before"], result["after"]

@@ -102,11 +102,11 @@ class CpuFigures:
         return self.seconds * 100 / self.window if self.window else 0.0
 
 
-def describe(figures: CpuFigures | None, moves: int) -> str:
-    """Figures as "1.23 ms of CPU per move, 45.6 % of a core", or "n/a"."""
+def describe(figures: CpuFigures | None, moves: int, unit: str = "move") -> str:
+    """Figures as "1.23 ms of CPU per move, 45.6 % of a core" (or per ``unit``), or "n/a"."""
     if figures is None or not moves:
         return "n/a"
-    return f"{figures.per_move_ms(moves):.2f} ms of CPU per move, {figures.core_percent:.1f} % of a core"
+    return f"{figures.per_move_ms(moves):.2f} ms of CPU per {unit}, {figures.core_percent:.1f} % of a core"
 
 
 class CpuWindow:

@@ -589,12 +589,12 @@ def report(args, moves: Stats, pair_echo: Stats, echo: Stats, elapsed: float, cp
     report_cpu(cpu, len(ms), elapsed)
 
 
-def report_cpu(cpu: dict, moves: int, window: float) -> None:
-    """CPU over the measured window per move completed in it, and as a share of one core; "n/a" where there is no
-    reading (no ``/proc``, servers not on this machine, PostgreSQL not in use)."""
-    print(f"CPU over the {window:g} s measured, {moves} moves (utime + stime from /proc):")
+def report_cpu(cpu: dict, moves: int, window: float, unit: str = "move") -> None:
+    """CPU over the measured window per move (or ``unit``) completed in it, and as a share of one core; "n/a" where
+    there is no reading (no ``/proc``, servers not on this machine, PostgreSQL not in use)."""
+    print(f"CPU over the {window:g} s measured, {moves} {unit}s (utime + stime from /proc):")
     for label in (SERVERS, POSTGRES, LOAD_GENERATOR):
-        print(f"  {CPU_LABELS[label]}: {describe(cpu.get(label), moves)}{why_not(cpu, label)}")
+        print(f"  {CPU_LABELS[label]}: {describe(cpu.get(label), moves, unit)}{why_not(cpu, label)}")
 
 
 def local_postgresql() -> bool:

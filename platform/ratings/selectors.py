@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 
 from ratings.elo import INITIAL_RATING, PROVISIONAL_GAMES
 from ratings.models import Rating, RatingChange
@@ -20,6 +20,12 @@ def ratings_by_user(*, game: str, pool: str, user_ids) -> dict[int, Rating]:
     return {
         rating.user_id: rating for rating in Rating.objects.filter(game=game, pool=pool, user_id__in=user_ids)
     }
+
+
+def rating_of(*, game: str, pool: str, user_id: OuterRef) -> Subquery:
+    """A player's rating in a pool (None if they have none) as a subquery, for a query whose rows name players
+    (``user_id``: the outer query's column): one query where :func:`ratings_by_user` would be a second."""
+    return Subquery(Rating.objects.filter(user_id=user_id, game=game, pool=pool).values("rating")[:1])
 
 
 def rating_value(*, user, game: str, pool: str) -> float:

@@ -15,6 +15,7 @@ from functools import partial
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db.models import OuterRef, Subquery
 
 from moderation.notices import lifted_notice, socket_notice
 from moderation.sanctions import is_locked_out, user_group
@@ -90,16 +91,19 @@ class MatchConsumer(OrderedViews, FrameSocket):
     def _resolve(self) -> int | None:
         """This user's seat at the table, or the close code that refuses the socket. The socket keeps the table's
         id and the version it last read, not the table: a match with its state was about 5 KiB of every idle
-        socket (bench/idle_sockets.py --breakdown), and each snapshot reads the table again anyway."""
-        match = Match.objects.filter(pk=self.match_id).first()
-        if match is None:
+        socket (bench/idle_sockets.py --breakdown), and each snapshot reads the table again anyway. One query reads
+        what the checks need and the user's seat, and not the state."""
+        fields = ["version", "status", "spectators_allowed"]
+        table = Match.objects.filter(pk=self.match_id)
+        if self.user.is_authenticated:
+            seat = Seat.objects.filter(match=OuterRef("pk"), user=self.user).order_by("index").values("index")[:1]
+            table, fields = table.annotate(user_seat=Subquery(seat)), [*fields, "user_seat"]
+        row = table.values(*fields).first()
+        if row is None:
             return CLOSE_NOT_FOUND
+        self.seat = row.pop("user_seat", None)
+        match = Match(pk=self.match_id, **row)  # what the checks below read of it
         self.match_version = match.version
-        self.seat = (
-            Seat.objects.filter(match=match, user=self.user).values_list("index", flat=True).first()
-            if self.user.is_authenticated
-            else None
-        )
         self.seat_group, self.table_group = match.group_name(self.seat), match.group_name("all")
         if not spectating.may_watch(match, self.user, self.seat):
             return CLOSE_NO_SPECTATORS

@@ -34,7 +34,6 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from turnengine import clocks, writer
@@ -76,14 +75,13 @@ def connection_open(
     count under the match's lock and sends the spectators' frame. ``user_id`` names a logged-in spectator (a row
     the ticker opens again after a failed write names nobody, as a visitor's)."""
     now = now or timezone.now()
-    with transaction.atomic():
-        process_seen(process_id, process_name, now)
-        return _settle(
-            match_id,
-            seat,
-            add=Connection(key=key, process_id=process_id, match_id=match_id, seat=seat, user_id=user_id),
-            now=now,
-        )
+    return _settle(
+        match_id,
+        seat,
+        add=Connection(key=key, process_id=process_id, match_id=match_id, seat=seat, user_id=user_id),
+        seen=(process_id, process_name),
+        now=now,
+    )
 
 
 def connection_close(*, key: str, match_id: int, seat: int | None) -> Update:
@@ -179,12 +177,16 @@ def _settle(
     *,
     add: Connection | None = None,
     remove: list[str] = (),
+    seen: tuple[str, str] | None = None,
     now: datetime | None = None,
 ) -> Update:
     """Under the match's lock: add or remove connection rows, recount the seat's (or the spectators') rows into
     its counter, and settle a seat whose last connection went or whose first came back; everyone's ``presence``
-    frame is sent on commit."""
+    frame is sent on commit. ``seen`` (process id and name): the process life that adds the row is registered as
+    alive in the same transaction (:func:`process_seen`)."""
     with writer.locked(match_id) as change:
+        if seen is not None:
+            process_seen(*seen, now)
         match = change.match
         if match is None:
             return change.update

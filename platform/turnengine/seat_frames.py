@@ -4,13 +4,14 @@ from the rules' ``view`` of that seat, and the events a seat may not see are dro
 
 from __future__ import annotations
 
+from django.db.models import OuterRef
 from django.utils import timezone
 
 from ratings.models import RatingChange
-from ratings.selectors import match_pool, ratings_by_user
+from ratings.selectors import match_pool, rating_of
 from turnengine import clocks
 from turnengine.chat import recent_chat
-from turnengine.models import Match, MatchAction, PresenceNotice
+from turnengine.models import Match, MatchAction, PresenceNotice, Seat
 from turnengine.spectating import delayed_payload, is_delayed
 from turnengine.updates import Update, encode_frame
 
@@ -155,26 +156,30 @@ def table_log(match: Match) -> list[dict]:
 
 
 def seats_public(match: Match) -> list[dict]:
-    """Who sits where, online or absent, with their rating in this table's pool."""
+    """Who sits where, online or absent, with their rating in this table's pool. One query, read as values: every
+    socket's snapshot and every presence frame builds it, so a handshake builds it twice."""
     clock = match.clock or {}
     absent = clock.get("absent") or [False] * match.num_players
-    seats = list(match.seats.select_related("user").order_by("index"))
-    ratings = ratings_by_user(
-        game=match.game, pool=match_pool(match), user_ids=[seat.user_id for seat in seats]
+    rating = rating_of(game=match.game, pool=match_pool(match), user_id=OuterRef("user_id"))
+    rows = (
+        Seat.objects.filter(match_id=match.pk)
+        .annotate(rating=rating)
+        .order_by("index")
+        .values_list("index", "user__username", "connections", "user__is_bot", "user__is_guest", "rating")
     )
     return [
         {
-            "seat": seat.index,
-            "username": seat.user.username,
-            "online": seat.connections > 0 or seat.user.is_bot,
-            "absent": absent[seat.index],
-            "offline_since": clocks.offline_since(clock, seat.index) if clock else None,
-            "left": clocks.has_left(clock, seat.index) if clock else False,
-            "rating": ratings[seat.user_id].display if seat.user_id in ratings else None,
-            "bot": seat.user.is_bot,
-            "guest": seat.user.is_guest,
+            "seat": index,
+            "username": username,
+            "online": connections > 0 or is_bot,
+            "absent": absent[index],
+            "offline_since": clocks.offline_since(clock, index) if clock else None,
+            "left": clocks.has_left(clock, index) if clock else False,
+            "rating": None if rating is None else round(rating),
+            "bot": is_bot,
+            "guest": is_guest,
         }
-        for seat in seats
+        for index, username, connections, is_bot, is_guest, rating in rows
     ]
 
 

@@ -93,11 +93,12 @@ def delayed_payload(match: Match, meta: dict, *, whole_log: bool) -> dict:
 
 
 def spectators_data(match: Match) -> dict:
-    """How many sockets watch ``match`` and the names of the logged-in spectators (each once)."""
-    watching = Connection.objects.filter(match=match, seat__isnull=True)
-    names = sorted(
-        set(watching.filter(user__isnull=False).values_list("user__username", flat=True))
-    )
+    """How many sockets watch ``match`` and the names of the logged-in spectators (each once); no query for a table
+    nobody watches (its counter is written with the rows, under the match's lock), as most are on a snapshot."""
+    names = []
+    if match.spectator_connections:
+        watching = Connection.objects.filter(match=match, seat__isnull=True, user__isnull=False)
+        names = sorted(set(watching.values_list("user__username", flat=True)))
     return {
         "count": match.spectator_connections,
         "users": names[:SPECTATOR_NAMES_SHOWN],

@@ -10,8 +10,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from ratings.models import Rating
+from ratings.selectors import match_pool
 from tests.conftest import play_one_random_action
-from turnengine import clocks, presence, seat_frames, timers
+from turnengine import clocks, presence, seat_frames, spectating, timers
 from turnengine.models import Connection, Match, ServerProcess
 
 pytestmark = pytest.mark.django_db
@@ -178,3 +180,46 @@ def test_the_snapshot_keeps_only_the_latest_connection_lines(start_table, monkey
     lines = [event for event in log if event["type"] in presence.NOTICE_TYPES]
     seconds = grace // timedelta(seconds=1)
     assert [line["away_s"] for line in lines] == [3 * seconds, 4 * seconds, 5 * seconds]
+
+
+def test_opening_a_connection_registers_its_process_life_with_the_row(start_table):
+    match, _users = start_table("chinesecheckers")
+    _open(match, 0, process="newlife")
+    life = ServerProcess.objects.get(pk="newlife")
+    assert life.name == "host:newlife"
+    assert Connection.objects.filter(process_id="newlife", match=match, seat=0).count() == 1
+    seen = life.seen_at
+    _open(match, 1, process="newlife", now=seen + TICK)
+    assert ServerProcess.objects.get(pk="newlife").seen_at == seen + TICK
+
+
+def test_the_players_list_shows_each_rating_in_the_tables_own_pool_in_one_query(
+    start_table, django_assert_num_queries
+):
+    match, (rated, unrated) = start_table("chinesecheckers")
+    pool = match_pool(match)
+    Rating.objects.create(user=rated, game=match.game, pool=pool, rating=1612.4, games=7)
+    Rating.objects.create(user=rated, game=match.game, pool=f"{pool}-elsewhere", rating=1900, games=3)
+    Rating.objects.create(user=unrated, game="perudo", pool=pool, rating=1800, games=3)
+    _open(match, 0)
+    match.refresh_from_db()
+    with django_assert_num_queries(1):
+        players = seat_frames.seats_public(match)
+    assert [(p["seat"], p["username"], p["rating"], p["online"]) for p in players] == [
+        (0, rated.username, 1612, True),
+        (1, unrated.username, None, False),
+    ]
+    assert not any(p["bot"] or p["guest"] or p["absent"] or p["left"] for p in players)
+
+
+def test_the_spectators_of_a_table_nobody_watches_cost_no_query(start_table, make_user, django_assert_num_queries):
+    match, _users = start_table("chinesecheckers")
+    with django_assert_num_queries(0):
+        assert spectating.spectators_data(match) == {"count": 0, "users": [], "more": 0}
+    watcher = make_user()
+    presence.connection_open(
+        key="w1", process_id="alive", process_name="host:alive", match_id=match.pk, seat=None, user_id=watcher.pk
+    )
+    presence.connection_open(key="w2", process_id="alive", process_name="host:alive", match_id=match.pk, seat=None)
+    match.refresh_from_db()
+    assert spectating.spectators_data(match) == {"count": 2, "users": [watcher.username], "more": 0}

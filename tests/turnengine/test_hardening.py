@@ -44,6 +44,12 @@ async def _seated(start_table, game="perudo"):
         assert connected
         sockets.append((socket, await receive_until(socket, "view")))
     for socket, _snapshot in sockets:
+        # Each opening sends everyone a presence frame once its row is written, after that socket's snapshot: wait for
+        # the one that shows every seat online (the last written), not for a silence, which a slow machine outlasts.
+        while not (frame := await receive_until(socket, "presence"))["d"]["players"] or not all(
+            player["online"] for player in frame["d"]["players"]
+        ):
+            pass
         await drain(socket)
     return match, users, sockets
 

@@ -4,7 +4,9 @@ Read by the site's middleware, the log-in, the sockets and the chat; written by 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
+from django.db.models import Exists, QuerySet
 from django.utils import timezone
 
 from moderation.models import Sanction
@@ -24,12 +26,20 @@ def active_sanction(*, user, kinds: tuple[str, ...]) -> Sanction | None:
     if user is None or not user.is_authenticated:
         return None
     now = timezone.now()
-    active = (
-        Sanction.objects.filter(user=user, kind__in=kinds, lifted_at__isnull=True, starts_at__lte=now)
-        .exclude(ends_at__lte=now)
-        .order_by("-starts_at")
-    )
+    active = in_force(kinds, now).filter(user=user).order_by("-starts_at")
     return max(active, key=lambda s: (s.ends_at is None, s.ends_at or now), default=None)
+
+
+def in_force(kinds: tuple[str, ...], now: datetime | None = None) -> QuerySet[Sanction]:
+    """Every sanction of one of ``kinds`` in force at ``now`` (started, not ended, not lifted)."""
+    now = now or timezone.now()
+    return Sanction.objects.filter(kind__in=kinds, lifted_at__isnull=True, starts_at__lte=now).exclude(ends_at__lte=now)
+
+
+def lockout_of(user_id: int) -> Exists:
+    """Whether ``user_id`` is locked out now, as an expression: another query's annotation reads it in the same
+    round trip (the match socket's handshake: ``realtime.consumers.MatchConsumer._resolve``)."""
+    return Exists(in_force(LOCKOUT_KINDS).filter(user_id=user_id))
 
 
 def is_locked_out(user) -> bool:
@@ -39,13 +49,7 @@ def is_locked_out(user) -> bool:
 
 def locked_out_among(user_ids) -> set[int]:
     """Which of ``user_ids`` are locked out now (:func:`is_locked_out` for many players in one query)."""
-    now = timezone.now()
-    return set(
-        Sanction.objects.filter(user_id__in=list(user_ids), kind__in=LOCKOUT_KINDS, lifted_at__isnull=True,
-                                starts_at__lte=now)
-        .exclude(ends_at__lte=now)
-        .values_list("user_id", flat=True)
-    )
+    return set(in_force(LOCKOUT_KINDS).filter(user_id__in=list(user_ids)).values_list("user_id", flat=True))
 
 
 @dataclass

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db.models import OuterRef, Subquery
 
 from moderation.notices import lifted_notice, socket_notice
-from moderation.sanctions import is_locked_out, user_group
+from moderation.sanctions import is_locked_out, lockout_of, user_group
 from moderation.services import chat_mute_toggle
 from realtime.broadcast import run_writer
 from realtime.delivery import OrderedViews
@@ -59,12 +59,12 @@ class MatchConsumer(OrderedViews, FrameSocket):
             return
         self.user = user  # a visitor's AnonymousUser watches (spectators' group, read-only)
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
-        if user.is_authenticated and await database_sync_to_async(is_locked_out)(user):
+        refusal = await database_sync_to_async(self._resolve)()
+        if refusal == CLOSE_SUSPENDED:
             await self.accept()  # accepted, so that the page can read why (a refused handshake says nothing)
             if not await self.close_sanctioned(None):
                 await self.close_with(CLOSE_SUSPENDED)  # lifted meanwhile: the plain refusal
             return
-        refusal = await database_sync_to_async(self._resolve)()
         if refusal is not None:
             await self.refuse(refusal)
             return
@@ -89,18 +89,22 @@ class MatchConsumer(OrderedViews, FrameSocket):
             raise
 
     def _resolve(self) -> int | None:
-        """This user's seat at the table, or the close code that refuses the socket. The socket keeps the table's
-        id and the version it last read, not the table: a match with its state was about 5 KiB of every idle
-        socket (bench/idle_sockets.py --breakdown), and each snapshot reads the table again anyway. One query reads
-        what the checks need and the user's seat, and not the state."""
+        """This user's seat at the table, or the close code that refuses the socket (``CLOSE_SUSPENDED`` first: a
+        suspended or banned player). The socket keeps the table's id and the version it last read, not the table: a
+        match with its state was about 5 KiB of every idle socket (bench/idle_sockets.py --breakdown), and each
+        snapshot reads the table again anyway. One query reads what the checks need, the user's seat and whether
+        they are locked out, and not the state."""
         fields = ["version", "status", "spectators_allowed"]
         table = Match.objects.filter(pk=self.match_id)
         if self.user.is_authenticated:
             seat = Seat.objects.filter(match=OuterRef("pk"), user=self.user).order_by("index").values("index")[:1]
-            table, fields = table.annotate(user_seat=Subquery(seat)), [*fields, "user_seat"]
+            table = table.annotate(user_seat=Subquery(seat), locked_out=lockout_of(self.user.pk))
+            fields = [*fields, "user_seat", "locked_out"]
         row = table.values(*fields).first()
-        if row is None:
-            return CLOSE_NOT_FOUND
+        if row is None:  # no such table; a locked-out player is told that first all the same
+            return CLOSE_SUSPENDED if self.user.is_authenticated and is_locked_out(self.user) else CLOSE_NOT_FOUND
+        if row.pop("locked_out", False):
+            return CLOSE_SUSPENDED
         self.seat = row.pop("user_seat", None)
         match = Match(pk=self.match_id, **row)  # what the checks below read of it
         self.match_version = match.version

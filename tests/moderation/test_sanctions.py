@@ -152,6 +152,23 @@ async def test_suspension_tells_the_open_table_and_closes_it_with_4403(start_tab
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
+async def test_a_banned_player_is_refused_at_every_table_and_admitted_once_the_ban_is_lifted(start_table, moderator):
+    match, users = await database_sync_to_async(start_table)("perudo", 2)
+    ban = await database_sync_to_async(moderation.moderation_ban)(moderator=moderator, user=users[1], reason="cheat")
+    for path in (f"/ws/match/{match.pk}/", f"/ws/match/{match.pk + 1000}/"):  # their table, and one that is not
+        socket, connected = await connect(path, users[1])
+        assert connected  # accepted only to say why, then closed
+        assert (await receive_until(socket, "sanction"))["d"]["kind"] == "ban"
+        assert (await socket.receive_output(timeout=5))["code"] == 4403
+    other, connected = await connect(f"/ws/match/{match.pk}/", users[0])  # another player's ban refuses nobody else
+    assert connected and (await receive_until(other, "view"))["d"]["seat"] == 0
+    await database_sync_to_async(moderation.moderation_lift)(moderator=moderator, sanction=ban, reason="appeal")
+    socket, connected = await connect(f"/ws/match/{match.pk}/", users[1])
+    assert connected and (await receive_until(socket, "view"))["d"]["seat"] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
 async def test_hiding_a_line_and_aborting_reach_every_open_page_at_once(start_table, moderator, make_user):
     match, users = await database_sync_to_async(start_table)("perudo", 2)
     player, _ok = await connect(f"/ws/match/{match.pk}/", users[0])

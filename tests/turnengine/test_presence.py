@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from ratings.models import Rating
 from ratings.selectors import match_pool
+from realtime.consumers import MatchConsumer
 from tests.conftest import play_one_random_action
 from turnengine import clocks, presence, seat_frames, spectating, timers
 from turnengine.models import Connection, Match, ServerProcess
@@ -210,6 +211,15 @@ def test_the_players_list_shows_each_rating_in_the_tables_own_pool_in_one_query(
         (1, unrated.username, None, False),
     ]
     assert not any(p["bot"] or p["guest"] or p["absent"] or p["left"] for p in players)
+
+
+def test_a_seats_socket_finds_its_table_seat_and_lockout_in_one_query(start_table, django_assert_num_queries):
+    match, users = start_table("chinesecheckers")
+    socket = MatchConsumer()
+    socket.user, socket.match_id = users[1], match.pk
+    with django_assert_num_queries(2):  # the table with the seat and the lockout; then whom the player blocks
+        assert socket._resolve() is None
+    assert (socket.seat, socket.match_version, socket.seat_group) == (1, match.version, match.group_name(1))
 
 
 def test_the_spectators_of_a_table_nobody_watches_cost_no_query(start_table, make_user, django_assert_num_queries):

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Exists, QuerySet
+from django.db.models.functions import Now
 from django.utils import timezone
 
 from moderation.models import Sanction
@@ -30,16 +31,16 @@ def active_sanction(*, user, kinds: tuple[str, ...]) -> Sanction | None:
     return max(active, key=lambda s: (s.ends_at is None, s.ends_at or now), default=None)
 
 
-def in_force(kinds: tuple[str, ...], now: datetime | None = None) -> QuerySet[Sanction]:
+def in_force(kinds: tuple[str, ...], now: datetime | Now | None = None) -> QuerySet[Sanction]:
     """Every sanction of one of ``kinds`` in force at ``now`` (started, not ended, not lifted)."""
     now = now or timezone.now()
     return Sanction.objects.filter(kind__in=kinds, lifted_at__isnull=True, starts_at__lte=now).exclude(ends_at__lte=now)
 
 
 def lockout_of(user_id: int) -> Exists:
-    """Whether ``user_id`` is locked out now, as an expression: another query's annotation reads it in the same
-    round trip (the match socket's handshake: ``realtime.consumers.MatchConsumer._resolve``)."""
-    return Exists(in_force(LOCKOUT_KINDS).filter(user_id=user_id))
+    """Whether ``user_id`` is locked out now (the database's clock), as an expression: another query's annotation
+    reads it in the same round trip (the match socket's handshake: ``realtime.consumers.MatchConsumer._resolve``)."""
+    return Exists(in_force(LOCKOUT_KINDS, Now()).filter(user_id=user_id))
 
 
 def is_locked_out(user) -> bool:

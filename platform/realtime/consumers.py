@@ -15,7 +15,7 @@ from functools import partial
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, QuerySet, Subquery
 
 from moderation.notices import lifted_notice, socket_notice
 from moderation.sanctions import is_locked_out, lockout_of, user_group
@@ -37,6 +37,7 @@ from turnengine import chat, quick_chat, seat_frames, services, spectating, time
 from turnengine.errors import engine_error
 from turnengine.models import Match, Seat
 from turnengine.rematch_offers import rematch_state, series_score
+from web.compiled import Compiled
 
 # A move's transaction and the frames built from it run on the process's writer thread in one hop (run_writer):
 # measured under load, a second hop to another thread for the frames cost more than the frames themselves.
@@ -46,6 +47,24 @@ SEAT_INTENTS = {
     "end": timers.match_end_by_vote,
     "claim": timers.match_claim_win,
 }
+
+
+def _table(match_id: int) -> QuerySet:
+    return Match.objects.filter(pk=match_id).values_list("version", "status", "spectators_allowed")
+
+
+def _table_for_user(match_id: int, user_id: int) -> QuerySet:
+    seat = Seat.objects.filter(match=OuterRef("pk"), user_id=user_id).order_by("index").values("index")[:1]
+    return (
+        Match.objects.filter(pk=match_id)
+        .annotate(user_seat=Subquery(seat), locked_out=lockout_of(user_id))
+        .values_list("version", "status", "spectators_allowed", "user_seat", "locked_out")
+    )
+
+
+# Every socket's handshake reads one of these: compiled once (web.compiled says why).
+_TABLE = Compiled(_table, match_id=int)
+_TABLE_FOR_USER = Compiled(_table_for_user, match_id=int, user_id=int)
 
 
 class MatchConsumer(OrderedViews, FrameSocket):
@@ -94,19 +113,18 @@ class MatchConsumer(OrderedViews, FrameSocket):
         match with its state was about 5 KiB of every idle socket (bench/idle_sockets.py --breakdown), and each
         snapshot reads the table again anyway. One query reads what the checks need, the user's seat and whether
         they are locked out, and not the state."""
-        fields = ["version", "status", "spectators_allowed"]
-        table = Match.objects.filter(pk=self.match_id)
         if self.user.is_authenticated:
-            seat = Seat.objects.filter(match=OuterRef("pk"), user=self.user).order_by("index").values("index")[:1]
-            table = table.annotate(user_seat=Subquery(seat), locked_out=lockout_of(self.user.pk))
-            fields = [*fields, "user_seat", "locked_out"]
-        row = table.values(*fields).first()
+            row = _TABLE_FOR_USER.first(match_id=self.match_id, user_id=self.user.pk)
+        else:  # a visitor: no seat, no sanction
+            row = _TABLE.first(match_id=self.match_id)
+            row = None if row is None else (*row, None, False)
         if row is None:  # no such table; a locked-out player is told that first all the same
             return CLOSE_SUSPENDED if self.user.is_authenticated and is_locked_out(self.user) else CLOSE_NOT_FOUND
-        if row.pop("locked_out", False):
+        version, status, spectators_allowed, self.seat, locked_out = row
+        if locked_out:
             return CLOSE_SUSPENDED
-        self.seat = row.pop("user_seat", None)
-        match = Match(pk=self.match_id, **row)  # what the checks below read of it
+        # What the checks below read of the table:
+        match = Match(pk=self.match_id, version=version, status=status, spectators_allowed=spectators_allowed)
         self.match_version = match.version
         self.seat_group, self.table_group = match.group_name(self.seat), match.group_name("all")
         if not spectating.may_watch(match, self.user, self.seat):

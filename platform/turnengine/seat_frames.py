@@ -4,7 +4,7 @@ from the rules' ``view`` of that seat, and the events a seat may not see are dro
 
 from __future__ import annotations
 
-from django.db.models import OuterRef
+from django.db.models import OuterRef, QuerySet
 from django.utils import timezone
 
 from ratings.models import RatingChange
@@ -14,6 +14,7 @@ from turnengine.chat import recent_chat
 from turnengine.models import Match, MatchAction, PresenceNotice, Seat
 from turnengine.spectating import delayed_payload, is_delayed
 from turnengine.updates import Update, encode_frame
+from web.compiled import Compiled
 
 
 def visible_events(events: list[dict], seat: int | None) -> list[dict]:
@@ -155,18 +156,26 @@ def table_log(match: Match) -> list[dict]:
     return log
 
 
-def seats_public(match: Match) -> list[dict]:
-    """Who sits where, online or absent, with their rating in this table's pool. One query, read as values: every
-    socket's snapshot and every presence frame builds it, so a handshake builds it twice."""
-    clock = match.clock or {}
-    absent = clock.get("absent") or [False] * match.num_players
-    rating = rating_of(game=match.game, pool=match_pool(match), user_id=OuterRef("user_id"))
-    rows = (
-        Seat.objects.filter(match_id=match.pk)
+def _seats(match_id: int, game: str, pool: str) -> QuerySet:
+    rating = rating_of(game=game, pool=pool, user_id=OuterRef("user_id"))
+    return (
+        Seat.objects.filter(match_id=match_id)
         .annotate(rating=rating)
         .order_by("index")
         .values_list("index", "user__username", "connections", "user__is_bot", "user__is_guest", "rating")
     )
+
+
+_SEATS = Compiled(_seats, match_id=int, game=str, pool=str)
+
+
+def seats_public(match: Match) -> list[dict]:
+    """Who sits where, online or absent, with their rating in this table's pool. One query, read as values and
+    compiled once (``web.compiled``): every socket's snapshot and every presence frame builds it, so a handshake
+    builds it twice."""
+    clock = match.clock or {}
+    absent = clock.get("absent") or [False] * match.num_players
+    rows = _SEATS.rows(match_id=match.pk, game=match.game, pool=match_pool(match))
     return [
         {
             "seat": index,

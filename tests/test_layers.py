@@ -5,7 +5,7 @@ down the layers below (the games and the SDK, under them all, import nothing of 
 
 The layers, bottom to top, each a package of ``platform/``:
 
-* ``web``: what every app's pages share (request parameters, HTTP limits, admin base classes);
+* ``web``: what every app's pages share (request parameters, HTTP limits, admin base classes, queries compiled once);
 * ``ratings`` (Elo), then ``turnengine`` (the engine: the one writer of matches, clocks, bots, the outbox);
 * ``accounts`` (sign-up, guests), then ``moderation`` (sanctions, reports, a moderator's actions on matches);
 * ``realtime`` (the transport: sockets, broadcast, delivery);

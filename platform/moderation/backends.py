@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 
 from moderation.sanctions import is_locked_out
+from web.compiled import row_reader
 
 
 class SanctionAwareBackend(ModelBackend):
@@ -12,5 +13,9 @@ class SanctionAwareBackend(ModelBackend):
         return super().user_can_authenticate(user) and not is_locked_out(user)
 
     def get_user(self, user_id):
-        user = get_user_model()._default_manager.filter(pk=user_id).first()
+        user = _read_user(user_id)
         return user if user is not None and super().user_can_authenticate(user) else None
+
+
+# Every request and every websocket of a logged-in player reads its user: compiled once (web.compiled says why).
+_read_user = row_reader(get_user_model())

@@ -37,7 +37,7 @@ from turnengine import chat, quick_chat, seat_frames, services, spectating, time
 from turnengine.errors import engine_error
 from turnengine.models import Match, Seat
 from turnengine.rematch_offers import rematch_state, series_score
-from web.compiled import Compiled
+from web.compiled import Compiled, row_reader
 
 # A move's transaction and the frames built from it run on the process's writer thread in one hop (run_writer):
 # measured under load, a second hop to another thread for the frames cost more than the frames themselves.
@@ -65,6 +65,7 @@ def _table_for_user(match_id: int, user_id: int) -> QuerySet:
 # Every socket's handshake reads one of these: compiled once (web.compiled says why).
 _TABLE = Compiled(_table, match_id=int)
 _TABLE_FOR_USER = Compiled(_table_for_user, match_id=int, user_id=int)
+_read_match = row_reader(Match)  # every snapshot's
 
 
 class MatchConsumer(OrderedViews, FrameSocket):
@@ -134,7 +135,9 @@ class MatchConsumer(OrderedViews, FrameSocket):
         return None
 
     def _snapshot(self) -> str:
-        match = Match.objects.get(pk=self.match_id)
+        match = _read_match(self.match_id)
+        if match is None:  # deleted since the socket opened (an abandoned guest's table)
+            raise Match.DoesNotExist
         self.match_version = match.version
         extra = {"spectators": spectating.spectators_data(match)}
         if match.status == Match.Status.FINISHED:  # the result screen: the rematch offer, the series' score

@@ -15,15 +15,18 @@ reads when it opens and again when its user blocks or unblocks someone (:data:`R
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from turnengine import outbox
 from turnengine.errors import EngineError, engine_error
 from turnengine.models import ChatMessage, Match
 from turnengine.updates import Update, encode_frame
+from web.compiled import Compiled
 
 
 def _nobody_is_muted(user) -> None:
@@ -70,27 +73,46 @@ def reader_group(user_id: int) -> str:
 
 
 def chat_payload(message: ChatMessage) -> dict:
+    return _line(message.pk, message.user.username, message.text, message.phrase, message.channel, message.created_at)
+
+
+def _line(pk: int, username: str, text: str, phrase: str, channel: str, created_at: datetime) -> dict:
     return {
-        "id": message.pk,
-        "user": message.user.username,
-        "text": message.text,
-        "phrase": message.phrase or None,
-        "channel": message.channel,
-        "at": message.created_at.isoformat(),
+        "id": pk,
+        "user": username,
+        "text": text,
+        "phrase": phrase or None,
+        "channel": channel,
+        "at": created_at.isoformat(),
     }
 
 
-def recent_chat(
-    *, match: Match, seat: int | None, limit: int = 50, hidden: frozenset[int] = frozenset()
-) -> list[dict]:
-    """The last lines a seat may read: players' chat for everyone, spectators' chat for spectators only; none by
-    the authors in ``hidden`` (whom the reader blocked)."""
-    lines = match.chat.filter(hidden=False).select_related("user").order_by("-created_at", "-pk")
+SNAPSHOT_LINES = 50  # the chat lines a snapshot carries
+
+
+def _last_lines(match_id: int, players_only: bool, hidden: frozenset[int] = frozenset()) -> QuerySet:
+    lines = ChatMessage.objects.filter(match_id=match_id, hidden=False)
     if hidden:
         lines = lines.exclude(user_id__in=hidden)
-    if seat is not None:
+    if players_only:
         lines = lines.filter(channel=ChatMessage.Channel.PLAYERS)
-    return [chat_payload(message) for message in reversed(list(lines[:limit]))]
+    fields = ("pk", "user__username", "text", "phrase", "channel", "created_at")
+    return lines.order_by("-created_at", "-pk").values_list(*fields)[:SNAPSHOT_LINES]
+
+
+# Every snapshot reads one of these: compiled once (web.compiled says why).
+_PLAYERS_LINES = Compiled(partial(_last_lines, players_only=True), match_id=int)
+_ALL_LINES = Compiled(partial(_last_lines, players_only=False), match_id=int)
+
+
+def recent_chat(*, match: Match, seat: int | None, hidden: frozenset[int] = frozenset()) -> list[dict]:
+    """The last lines a seat may read: players' chat for everyone, spectators' chat for spectators only; none by
+    the authors in ``hidden`` (whom the reader blocked)."""
+    if hidden:  # a reader who blocked someone: a query of its own, without their lines
+        rows = list(_last_lines(match.pk, seat is not None, hidden))
+    else:
+        rows = (_PLAYERS_LINES if seat is not None else _ALL_LINES).rows(match_id=match.pk)
+    return [_line(*row) for row in reversed(rows)]
 
 
 def chat_post(*, match: Match, user, seat: int | None, text: object, max_length: int, phrase: str = ""):

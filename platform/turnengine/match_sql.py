@@ -7,8 +7,9 @@ and values are converted by the fields' own ``get_db_prep_save``, so types (JSON
 exactly as the ORM would. The optimistic move's read and write are prepared on PostgreSQL
 (:func:`_prepared_cursor`). A row read here goes through the same converters the ORM applies (backend's, then
 field's) into ``Model.from_db``, as ``Manager.raw`` would without its per-query work. On PostgreSQL the append and
-the update go in one round trip either way. Everything else in the project uses the ORM. (``bench/move_cpu.py``
-measures this path's CPU inside a process.)
+the update go in one round trip either way. Everything else in the project uses the ORM (a few reads every
+connection makes are compiled by it once: ``web.compiled``). (``bench/move_cpu.py`` measures this path's CPU inside
+a process.)
 """
 
 from __future__ import annotations

@@ -109,7 +109,6 @@ def match_snapshot(
     *,
     match: Match,
     seat: int | None,
-    chat_limit: int = 50,
     extra: dict | None = None,
     hidden: frozenset[int] = frozenset(),
 ) -> str:
@@ -127,7 +126,7 @@ def match_snapshot(
             "match_id": match.pk,
             "game": match.game,
             "players": seats_public(match),
-            "chat": recent_chat(match=match, seat=seat, limit=chat_limit, hidden=hidden),
+            "chat": recent_chat(match=match, seat=seat, hidden=hidden),
         }
     )
     data.update(extra or {})
@@ -139,12 +138,24 @@ def match_snapshot(
 SNAPSHOT_NOTICES = 200
 
 
+# Every snapshot reads these: compiled once (web.compiled says why).
+_LOGGED = Compiled(
+    lambda match_id: MatchAction.objects.filter(match_id=match_id).order_by("step").values_list("version", "events"),
+    match_id=int,
+)
+_NOTICES = Compiled(
+    lambda match_id: PresenceNotice.objects.filter(match_id=match_id)
+    .order_by("-pk")
+    .values_list("version", "notice")[:SNAPSHOT_NOTICES],
+    match_id=int,
+)
+
+
 def table_log(match: Match) -> list[dict]:
     """The table's whole log: every logged action's events, with the connection lines (``PresenceNotice``) in
     their place, each after the actions of the version it happened at."""
-    rows = MatchAction.objects.filter(match=match).order_by("step").values_list("version", "events")
-    recent = PresenceNotice.objects.filter(match=match).order_by("-pk")
-    notices = list(recent.values_list("version", "notice")[:SNAPSHOT_NOTICES])
+    rows = _LOGGED.rows(match_id=match.pk)
+    notices = _NOTICES.rows(match_id=match.pk)
     notices.reverse()
     log, next_notice = [], 0
     for version, events in rows:

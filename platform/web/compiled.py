@@ -10,6 +10,8 @@ ORM's compiler chose (a boolean read from SQLite is a ``bool``, as the ORM would
 reach the SQL as it is (an exact lookup or a comparison), which the first compile checks: one the ORM transforms
 (``__in``, ``__contains``) is refused there. Times belong in the SQL (``Now()``), not in the values.
 
+:func:`row_reader` reads a model's row by primary key that way, as a model instance.
+
 ``tests/web/test_compiled.py`` pins the compiler's parts this uses (``as_sql``, ``select``, ``get_converters``,
 ``apply_converters``) against the ORM's own answers on both databases.
 """
@@ -20,7 +22,7 @@ from collections.abc import Callable
 from weakref import WeakKeyDictionary
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 
 _INT_STAND_IN = 2_100_000_000  # inside every integer column's range, far above any id this site will reach
 _STR_STAND_IN = "\ue000compiled-"  # a private-use character: no name, key or pool holds it
@@ -79,3 +81,16 @@ class Compiled:
             raise ValueError(f"values the SQL does not take: {sorted(missing)}")
         converters = compiler.get_converters([column for column, _sql, _alias in compiler.select])
         return sql, slots, compiler, converters
+
+
+def row_reader(model: type[Model]) -> Callable[[int], Model | None]:
+    """A function that reads ``model``'s row by primary key (None if there is none), as
+    ``model._default_manager.filter(pk=pk).first()`` would, compiled once."""
+    names = [field.attname for field in model._meta.concrete_fields]
+    compiled = Compiled(lambda pk: model._default_manager.filter(pk=pk).values_list(*names), pk=int)
+
+    def read(pk: int) -> Model | None:
+        row = compiled.first(pk=pk)
+        return None if row is None else model.from_db(DEFAULT_DB_ALIAS, names, row)
+
+    return read

@@ -15,7 +15,7 @@ from ratings.selectors import match_pool
 from realtime.consumers import MatchConsumer
 from tests.conftest import play_one_random_action
 from turnengine import clocks, presence, seat_frames, spectating, timers
-from turnengine.models import Connection, Match, ServerProcess
+from turnengine.models import Connection, Match, PresenceNotice, ServerProcess
 
 pytestmark = pytest.mark.django_db
 
@@ -169,18 +169,23 @@ def test_the_snapshot_log_has_the_connection_lines_in_their_place(start_table):
     assert positions == [before_move + of_the_move, len(log) - 1]
 
 
-def test_the_snapshot_keeps_only_the_latest_connection_lines(start_table, monkeypatch):
-    monkeypatch.setattr(seat_frames, "SNAPSHOT_NOTICES", 3)
+def test_the_snapshot_keeps_only_the_latest_connection_lines(start_table):
     match, _users = start_table("perudo", 2)
+    older = {"type": "reconnected", "seat": 1, "away_s": 0}  # as many older lines as a snapshot keeps, less one
+    kept = seat_frames.SNAPSHOT_NOTICES
+    PresenceNotice.objects.bulk_create(
+        PresenceNotice(match=match, version=match.version, notice=older) for _ in range(kept - 1)
+    )
     grace = timedelta(milliseconds=presence.real_absence_ms(clocks.of_match(match)))
     key = _open(match, 0)
-    for times in range(1, 6):  # five real disconnections, each longer than the one before
+    for times in range(1, 4):  # three real disconnections, each longer than the one before
         presence.connection_close(key=key, match_id=match.pk, seat=0)
         key = _open(match, 0, now=timezone.now() + times * grace)
     log = json.loads(seat_frames.match_snapshot(match=match, seat=0))["d"]["events"]
     lines = [event for event in log if event["type"] in presence.NOTICE_TYPES]
     seconds = grace // timedelta(seconds=1)
-    assert [line["away_s"] for line in lines] == [3 * seconds, 4 * seconds, 5 * seconds]
+    assert len(lines) == kept and lines[: kept - 3] == [older] * (kept - 3)  # the two oldest left out
+    assert [line["away_s"] for line in lines[-3:]] == [seconds, 2 * seconds, 3 * seconds]
 
 
 def test_opening_a_connection_registers_its_process_life_with_the_row(start_table):

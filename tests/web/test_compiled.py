@@ -13,7 +13,7 @@ from moderation import services as moderation
 from moderation.sanctions import lockout_of
 from ratings.models import Rating
 from turnengine.models import Match, Seat
-from web.compiled import Compiled
+from web.compiled import Compiled, row_reader
 
 pytestmark = pytest.mark.django_db
 
@@ -90,3 +90,15 @@ def test_each_connection_compiles_once(start_table, django_assert_num_queries):
         compiled.rows(match_id=match.pk, pool="two")
     assert captured.captured_queries[0]["sql"].count("two") == 1
     assert list(compiled._by_connection) == [connections[DEFAULT_DB_ALIAS]]
+
+
+def test_a_row_reader_gives_the_instance_the_orm_gives(start_table):
+    match, users = start_table("perudo", 3)
+    read_match, read_user = row_reader(Match), row_reader(get_user_model())
+    for model, read, pk in ((Match, read_match, match.pk), (get_user_model(), read_user, users[2].pk)):
+        mine, orms = read(pk), model.objects.get(pk=pk)
+        fields = [field.attname for field in model._meta.concrete_fields]
+        assert [getattr(mine, name) for name in fields] == [getattr(orms, name) for name in fields]
+        assert not mine._state.adding and mine._state.db == orms._state.db
+    assert read_match(match.pk).state == match.state and isinstance(read_match(match.pk).state, dict)
+    assert read_match(match.pk + 100) is None and read_user(2**70) is None

@@ -169,6 +169,7 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = ["moderation.backends.SanctionAwareBackend"]
+SESSION_ENGINE = "accounts.sessions"  # Django's database sessions, their read compiled once
 TAPETE_CHAT_LINES_PER_MINUTE = 20
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby:home"

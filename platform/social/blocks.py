@@ -13,6 +13,7 @@ from django.db.models import Q
 from social.errors import SocialError
 from social.frames import blocks_changed
 from social.models import Block, Follow, Friendship, Invitation
+from web.compiled import Compiled
 
 User = get_user_model()
 
@@ -55,5 +56,11 @@ def unblock(*, user, other) -> None:
 
 
 def blocked_ids(user) -> frozenset[int]:
-    """Whom ``user`` blocked: their chat lines never reach ``user``'s sockets."""
-    return frozenset(Block.objects.filter(blocker=user).values_list("blocked_id", flat=True))
+    """Whom ``user`` blocked: their chat lines never reach ``user``'s sockets (read by every table socket as it
+    opens: compiled once, ``web.compiled``)."""
+    return frozenset(blocked for (blocked,) in _BLOCKED.rows(blocker_id=user.pk))
+
+
+_BLOCKED = Compiled(
+    lambda blocker_id: Block.objects.filter(blocker_id=blocker_id).values_list("blocked_id"), blocker_id=int
+)

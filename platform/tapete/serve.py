@@ -49,10 +49,6 @@ import socket
 import sys
 import time
 
-if os.environ.get('TAPETE_UVLOOP'):
-    import uvloop
-    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
-
 # Importing daphne's server installs Twisted's asyncio reactor, as daphne's own command does.
 from daphne.cli import CommandLineInterface
 from daphne.server import Server

@@ -13,7 +13,8 @@ with its last, wakes every ``TAPETE_HEARTBEAT_SECONDS`` and
 3. before that, re-arms the running clocks of those sockets' seats, whose view is late (``timers.seats_rearm``), so
    their snapshots show the time they really have;
 4. sends every socket a ``heartbeat`` frame carrying the match's version (docs/protocol.md): a client that does not
-   have that version asks ``sync``.
+   have that version asks ``sync``. It lets the event loop run between two matches, so that a beat over a
+   thousand sockets does not hold up the moves that come meanwhile.
 
 A failing beat (the database down) is logged in one line and the next one tries again.
 """
@@ -82,6 +83,10 @@ class Heartbeat:
             frame = updates.encode_frame("heartbeat", version, {})
             for socket in sockets:
                 await socket.send_quietly(frame)
+            # A send never suspends (it is written to the socket's transport at once): without this, a beat held the
+            # event loop while it wrote to every socket of the process, and the moves that came meanwhile waited
+            # (up to 108 ms every beat at 1,000 sockets: bench/RESULTS.md, 2026-12-06, 15:09).
+            await asyncio.sleep(0)
 
     async def heal(self, match_id: int, version: int, behind: list, *, now) -> None:
         """Re-arm the clocks of the seats whose view is late, then send each socket that is behind its snapshot, then

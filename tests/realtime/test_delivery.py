@@ -14,7 +14,7 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from realtime.broadcast import MESSAGE_TYPE, broadcast_sync
-from realtime.heartbeat import HEARTBEAT
+from realtime.heartbeat import HEARTBEAT, Heartbeat
 from tests.conftest import committed_updates, play_bid_then_dudo
 from tests.servers import free_port
 from tests.turnengine.wsclient import connect, receive, receive_until
@@ -283,3 +283,38 @@ async def test_a_writer_run_from_the_event_loop_leaves_no_database_wrapper_in_th
         return connections.all(initialized_only=True)
 
     assert await asyncio.get_running_loop().create_task(a_sockets_task(), context=contextvars.Context()) == []
+
+
+class _Listener:
+    """A match socket as the heartbeat sees it, up to date, that writes down what it is sent."""
+
+    def __init__(self, match: Match, written: list) -> None:
+        self.match_id, self.sent_version, self.written = match.pk, match.version, written
+
+    async def send_quietly(self, text: str) -> None:
+        self.written.append((self.match_id, json.loads(text)["t"]))
+
+
+@pytest.mark.asyncio
+async def test_a_beat_lets_other_work_run_between_two_matches(start_table):
+    """A move that arrives while a beat is writing must not wait for every socket of the process: the beat yields
+    to the event loop after each match's sockets."""
+    tables = [(await database_sync_to_async(start_table)("perudo", 2))[0] for _ in range(2)]
+    written: list = []
+    heartbeat = Heartbeat()
+    sockets = [_Listener(match, written) for match in tables for _ in range(2)]
+    for socket in sockets:
+        heartbeat.sockets.add(socket.match_id, socket)
+    first, second = (match.pk for match in tables)
+    # Ready as soon as the first heartbeat frame is written: it runs at the beat's first yield.
+    original = sockets[0].send_quietly
+
+    async def first_send(text: str) -> None:
+        asyncio.get_running_loop().call_soon(written.append, "other work")
+        sockets[0].send_quietly = original
+        await original(text)
+
+    sockets[0].send_quietly = first_send
+    await heartbeat.beat()
+    order = [entry if entry == "other work" else entry[0] for entry in written]
+    assert order == [first, first, "other work", second, second]

@@ -85,7 +85,7 @@ class Heartbeat:
                 await socket.send_quietly(frame)
             # A send never suspends (it is written to the socket's transport at once): without this, a beat held the
             # event loop while it wrote to every socket of the process, and the moves that came meanwhile waited
-            # (up to 108 ms every beat at 1,000 sockets: bench/RESULTS.md, 2026-12-06, 15:09).
+            # (up to 108 ms every beat at 1,000 sockets: bench/RESULTS.md, 2026-12-06, 15:04–15:21).
             await asyncio.sleep(0)
 
     async def heal(self, match_id: int, version: int, behind: list, *, now) -> None:

@@ -55,12 +55,12 @@ def unblock(*, user, other) -> None:
             blocks_changed(user.pk)
 
 
-def blocked_ids(user) -> frozenset[int]:
-    """Whom ``user`` blocked: their chat lines never reach ``user``'s sockets (read by every table socket as it
-    opens: compiled once, ``web.compiled``)."""
-    return frozenset(blocked for (blocked,) in _BLOCKED.rows(blocker_id=user.pk))
-
-
+# Read by every table socket as it opens: compiled once (web.compiled says why).
 _BLOCKED = Compiled(
     lambda blocker_id: Block.objects.filter(blocker_id=blocker_id).values_list("blocked_id"), blocker_id=int
 )
+
+
+def blocked_ids(user) -> frozenset[int]:
+    """Whom ``user`` blocked: their chat lines never reach ``user``'s sockets."""
+    return frozenset(blocked for (blocked,) in _BLOCKED.rows(blocker_id=user.pk))

@@ -4,8 +4,8 @@ table and its other spectator carry on (before the bound, such a socket grew its
 On a real server process (``python -m tapete.serve``) with PostgreSQL and Redis: at a table 300 moves long (each
 snapshot carries the whole log), two players move about 15 times a second while one spectator, with a 4 KiB
 receive buffer, asks for a snapshot (``sync``, a database read) 15 times a second and reads nothing, and another
-spectator reads everything. What the silent spectator finally reads is all
-that waited for it, in daphne and in the kernel. Real seconds pass here, by nature.
+spectator reads everything. What the silent spectator finally reads is all that waited for it, in daphne and in the
+kernel. Real seconds pass here, by nature.
 """
 
 from __future__ import annotations

@@ -209,8 +209,11 @@ def test_a_killed_daphne_leaves_no_one_online_and_its_players_come_back_on_the_o
     assert not _tracebacks(since), "a server raised"
 
 
+SYNC = json.dumps({"t": "sync", "v": None, "d": {}})  # a client's request for its snapshot
+
+
 async def _snapshot(socket) -> dict:
-    await socket.send(json.dumps({"t": "sync", "v": None, "d": {}}))
+    await socket.send(SYNC)
     return await _next(socket, "view")
 
 
@@ -238,7 +241,7 @@ class _Kept:
             if self.frames.get_nowait() is None:
                 return None
         try:
-            await self.socket.send(json.dumps({"t": "sync", "v": None, "d": {}}))
+            await self.socket.send(SYNC)
         except websockets.exceptions.ConnectionClosed:
             return None
         while (frame := await asyncio.wait_for(self.frames.get(), 10)) is not None:

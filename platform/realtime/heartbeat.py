@@ -1,7 +1,9 @@
 """The heartbeat of an ASGI process: its match sockets are never left behind silently.
 
 One asyncio task per process (not one per socket), started with the process's first match socket and stopped
-with its last, wakes every ``TAPETE_HEARTBEAT_SECONDS`` and
+with its last, beats each of the process's matches every ``TAPETE_HEARTBEAT_SECONDS``, a part of them at a time
+(``BEAT_PART_SECONDS``: at the 5 s default, a tenth of the matches every half second, so that no moment carries the
+whole process's beat). For each match of the part it
 
 1. reads the current version of every match that has a socket in this process, in one query;
 2. brings each socket that is behind (the last view it was sent is older) up to date with a snapshot built for its
@@ -37,6 +39,15 @@ from turnengine.models import Match
 
 logger = logging.getLogger("tapete.delivery")
 
+# How often a part of the beat runs. A whole beat at once held the moves of the next tens of milliseconds behind it
+# every period (bench/RESULTS.md, 2026-12-06, 15:04 and 16:29); a period shorter than two of these is beaten whole.
+BEAT_PART_SECONDS = 0.5
+
+
+def beat_parts(period: float) -> int:
+    """Into how many parts a beat every ``period`` seconds is split: a match is in part ``match_id % parts``."""
+    return max(1, int(period / BEAT_PART_SECONDS))
+
 
 class Heartbeat:
     def __init__(self) -> None:
@@ -57,16 +68,21 @@ class Heartbeat:
             self.task = None
 
     async def _run(self) -> None:
+        period = settings.TAPETE_HEARTBEAT_SECONDS
+        parts = beat_parts(period)
+        part = 0
         while True:
-            await asyncio.sleep(settings.TAPETE_HEARTBEAT_SECONDS)
+            await asyncio.sleep(period / parts)
             try:
-                await self.beat()
+                await self.beat(part, parts)
             except Exception as error:  # noqa: BLE001  (the next beat tries again)
                 logger.warning("heartbeat failed: %s", type(error).__name__)
+            part = (part + 1) % parts
 
-    async def beat(self) -> None:
-        """One beat over every match socket of this process (the task's body; tests call it directly)."""
-        by_match = self.sockets.members()
+    async def beat(self, part: int = 0, parts: int = 1) -> None:
+        """One beat over the match sockets of this process whose match is in ``part`` of ``parts`` (all of them by
+        default: the task's body; tests call it directly)."""
+        by_match = self.sockets.members(where=None if parts == 1 else lambda match_id: match_id % parts == part)
         if not by_match:
             return
         now = timezone.now()

@@ -9,7 +9,7 @@ each group here is a plain set of weak references, about a third of that (``benc
 from __future__ import annotations
 
 import weakref
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from functools import partial
 
 
@@ -41,9 +41,14 @@ class WeakGroups:
     def count(self, key: Hashable) -> int:
         return len(self._groups.get(key, ()))
 
-    def members(self) -> dict[Hashable, list]:
-        """Every non-empty group's living objects, as lists (safe to iterate across awaits)."""
-        groups = {key: [item for ref in refs if (item := ref()) is not None] for key, refs in self._groups.items()}
+    def members(self, where: Callable[[Hashable], bool] | None = None) -> dict[Hashable, list]:
+        """Every non-empty group's living objects (of the keys ``where`` accepts, if given), as lists (safe to iterate
+        across awaits)."""
+        groups = {
+            key: [item for ref in refs if (item := ref()) is not None]
+            for key, refs in self._groups.items()
+            if where is None or where(key)
+        }
         return {key: items for key, items in groups.items() if items}
 
     def __contains__(self, key: Hashable) -> bool:

@@ -14,7 +14,7 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from realtime.broadcast import MESSAGE_TYPE, broadcast_sync
-from realtime.heartbeat import HEARTBEAT, Heartbeat
+from realtime.heartbeat import HEARTBEAT, Heartbeat, beat_parts
 from tests.conftest import committed_updates, play_bid_then_dudo
 from tests.servers import free_port
 from tests.turnengine.wsclient import connect, receive, receive_until
@@ -318,3 +318,24 @@ async def test_a_beat_lets_other_work_run_between_two_matches(start_table):
     await heartbeat.beat()
     order = [entry if entry == "other work" else entry[0] for entry in written]
     assert order == [first, first, "other work", second, second]
+
+
+@pytest.mark.asyncio
+async def test_a_beat_in_parts_reaches_every_match_once_a_period_and_each_part_only_its_own(start_table):
+    """At the default period the beat is split in tenths, one every half second; the parts of one period together
+    beat every match of the process exactly once."""
+    assert beat_parts(5) == 10
+    assert beat_parts(0.9) == 1  # a short period (the tests' servers) is beaten whole
+    tables = [(await database_sync_to_async(start_table)("perudo", 2))[0] for _ in range(4)]
+    written: list = []
+    heartbeat = Heartbeat()
+    listeners = [_Listener(match, written) for match in tables for _ in range(2)]  # the groups hold them weakly
+    for listener in listeners:
+        heartbeat.sockets.add(listener.match_id, listener)
+    beaten = []
+    for part in range(2):
+        written.clear()
+        await heartbeat.beat(part, 2)
+        assert {match_id for match_id, _ in written} == {match.pk for match in tables if match.pk % 2 == part}
+        beaten += written
+    assert sorted(beaten) == sorted((listener.match_id, "heartbeat") for listener in listeners)

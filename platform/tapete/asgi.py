@@ -59,3 +59,8 @@ request_finished.connect(close_request_connections)
 # the cycle collector's way. Measured with bench/ws_load.py, every full collection walked all of it and paused the
 # process for up to hundreds of milliseconds, during which no move or frame moved.
 gc.freeze()
+# And collect the youngest generation after 10,000 new objects instead of Python's 700. Each young collection moves
+# what is alive at that moment (the moves in flight) to an older generation; once enough has been moved, a full
+# collection walks every socket of the process and pauses it for 30-200 ms. Measured with bench/ws_load.py
+# --find-knee: one process's knee from 94 to 253 and 316 moves/s (bench/RESULTS.md, 2026-12-06, 17:01-17:37).
+gc.set_threshold(10_000, 10, 10)

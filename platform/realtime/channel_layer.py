@@ -1,5 +1,7 @@
-"""The Redis channel layer, with the one thing channels_redis' pub/sub layer leaves out: a consumer that ends
-gives up its channel's Redis subscription.
+"""The site's two channel layers, each a library's with one change.
+
+**Redis** (``RedisPubSubLayer``): channels_redis' pub/sub layer, with the one thing it leaves out: a consumer that
+ends gives up its channel's Redis subscription.
 
 ``channels_redis.pubsub`` (4.3; the test below pins the behaviour this relies on) subscribes each consumer's channel in ``new_channel()``
 and unsubscribes it only when a pending ``receive()`` on it is cancelled, assuming that Channels cancels it when the
@@ -12,12 +14,21 @@ Reported upstream as django/channels_redis#276 ("Memory leak when using channels
 where the layer's author names the cause and the missing counterpart of ``new_channel()``; his code comment in
 ``receive()`` calls it ``delete_channel()``. This module adds it, and ``realtime.sockets.FrameSocket`` calls it
 when its consumer ends, whatever ended it.
+
+**In memory** (``InMemoryLayer``, the embedded default's): Channels' in-memory layer sweeps every channel's queue
+and every group's members for expired entries on each ``receive()`` and ``group_send()``, so each message cost a walk
+over every socket of the process: 31 % of the server's CPU at 100 games (``bench/RESULTS.md``, 2026-12-06, 18:29).
+Messages expire after 60 s and group memberships after a day, so a sweep a second is enough: an expired message may
+be dropped up to a second later, which nothing here can tell. ``_clean_expired`` is the library's own (Channels 4.3);
+``tests/realtime/test_channel_layer.py`` pins that the library sweeps through it.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 
+from channels.layers import InMemoryChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
 logger = logging.getLogger("tapete.websocket")
@@ -33,3 +44,17 @@ class RedisPubSubLayer(RedisPubSubChannelLayer):
                 await layer._get_shard(channel).unsubscribe(channel)
             except Exception as error:  # noqa: BLE001  (Redis unreachable: the socket is closing all the same)
                 logger.warning("channel %s not unsubscribed: %s", channel, type(error).__name__)
+
+
+class InMemoryLayer(InMemoryChannelLayer):
+    SWEEP_SECONDS = 1.0
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.swept_at = float("-inf")
+
+    def _clean_expired(self) -> None:
+        now = time.monotonic()
+        if now - self.swept_at >= self.SWEEP_SECONDS:
+            self.swept_at = now
+            super()._clean_expired()

@@ -246,7 +246,8 @@ if REDIS_URL:
     # django-ratelimit names only django-redis among Redis caches; Django's own increments atomically too (INCRBY).
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer, its expiry sweep once a second instead of on every message (realtime.channel_layer).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "realtime.channel_layer.InMemoryLayer"}}
     # The embedded default serves HTTP from one process (the Celery worker serves none), so the process's own
     # memory is shared by every request: django-ratelimit's "not a shared cache" error does not apply.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -17,7 +17,7 @@ when its consumer ends, whatever ended it.
 
 **In memory** (``InMemoryLayer``, the embedded default's): Channels' in-memory layer sweeps every channel's queue
 and every group's members for expired entries on each ``receive()`` and ``group_send()``, so each message cost a walk
-over every socket of the process: 31 % of the server's CPU at 100 games (``bench/RESULTS.md``, 2026-12-06, 18:29).
+over every socket of the process: 31 % of the server's CPU at 100 games (``bench/RESULTS.md``, 2026-12-06, 18:26).
 Messages expire after 60 s and group memberships after a day, so a sweep a second is enough: an expired message may
 be dropped up to a second later, which nothing here can tell. ``_clean_expired`` is the library's own (Channels 4.3);
 ``tests/realtime/test_channel_layer.py`` pins that the library sweeps through it.

@@ -3,9 +3,9 @@
 One asyncio task per process (not one per socket), started with the process's first match socket and stopped
 with its last, beats each of the process's matches every ``TAPETE_HEARTBEAT_SECONDS``, a part of them at a time
 (``BEAT_PART_SECONDS``: at the 5 s default, a tenth of the matches every half second, so that no moment carries the
-whole process's beat). For each match of the part it
+whole process's beat). Each part, it
 
-1. reads the current version of every match that has a socket in this process, in one query;
+1. reads the current version of every match of the part that has a socket in this process, in one query;
 2. brings each socket that is behind (the last view it was sent is older) up to date with a snapshot built for its
    own seat (``MatchConsumer.catch_up``), once the match's last commit is older than ``TAPETE_DELIVERY_BOUND_SECONDS``
    or its delivery failed (a younger commit's views are still on their way: such a socket gets nothing this beat,

@@ -80,8 +80,12 @@ def django_db_setup(django_db_setup):
 
 @pytest.fixture(autouse=True)
 def deadlines_driven_by_the_tests(settings):
-    """Tests move time themselves (``now=``); the Celery integration tests switch scheduling back on."""
+    """Tests move time themselves (``now=``) and beat the heartbeat themselves (``HEARTBEAT.beat()``: a beat in
+    the background sends a socket a frame at a moment of its own, which a test that waits for silence would take for
+    an answer); the Celery integration tests switch scheduling back on. The servers and workers a test starts keep
+    both."""
     settings.TAPETE_SCHEDULE_DEADLINES = False
+    settings.TAPETE_SCHEDULE_HEARTBEAT = False
     settings.TAPETE_SCHEDULE_BOTS = False
     settings.TAPETE_SCHEDULE_ANALYSIS = False
     settings.TAPETE_SCHEDULE_TOURNAMENTS = False

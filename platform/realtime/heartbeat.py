@@ -1,9 +1,10 @@
 """The heartbeat of an ASGI process: its match sockets are never left behind silently.
 
 One asyncio task per process (not one per socket), started with the process's first match socket and stopped
-with its last, beats each of the process's matches every ``TAPETE_HEARTBEAT_SECONDS``, a part of them at a time
-(``BEAT_PART_SECONDS``: at the 5 s default, a tenth of the matches every half second, so that no moment carries the
-whole process's beat). Each part, it
+with its last (never, with ``TAPETE_SCHEDULE_HEARTBEAT`` off: the tests beat themselves), beats each of the
+process's matches every ``TAPETE_HEARTBEAT_SECONDS``, a part of them at a time (``BEAT_PART_SECONDS``: at the 5 s
+default, a tenth of the matches every half second, so that no moment carries the whole process's beat). Each part,
+it
 
 1. reads the current version of every match of the part that has a socket in this process, in one query;
 2. brings each socket that is behind (the last view it was sent is older) up to date with a snapshot built for its
@@ -57,6 +58,8 @@ class Heartbeat:
     def add(self, socket) -> None:
         """Count a match socket (a ``MatchConsumer`` after its snapshot was sent) in this process's beats."""
         self.sockets.add(socket.match_id, socket)
+        if not settings.TAPETE_SCHEDULE_HEARTBEAT:
+            return
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done() or self.task.get_loop() is not loop:
             self.task = loop.create_task(self._run(), name="tapete-heartbeat")

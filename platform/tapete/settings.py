@@ -411,6 +411,8 @@ TAPETE_CHAT_MAX_LENGTH = 500
 # than DELIVERY_BOUND seconds after its commit restarts that seat's running clock; publishing a move's frames gives
 # up after BROADCAST_TIMEOUT seconds (the heartbeat delivers them).
 TAPETE_HEARTBEAT_SECONDS = float(os.environ.get("TAPETE_HEARTBEAT_SECONDS", "5"))
+# The beat runs by itself in every ASGI process; the tests switch it off and beat when they mean to.
+TAPETE_SCHEDULE_HEARTBEAT = env_flag("TAPETE_SCHEDULE_HEARTBEAT", True)
 TAPETE_DELIVERY_BOUND_SECONDS = float(os.environ.get("TAPETE_DELIVERY_BOUND_SECONDS", "2"))
 TAPETE_BROADCAST_TIMEOUT_SECONDS = float(os.environ.get("TAPETE_BROADCAST_TIMEOUT_SECONDS", "3"))
 # Bot API: requests per token (django-ninja's throttle, counted in Django's cache).

@@ -339,3 +339,29 @@ async def test_a_beat_in_parts_reaches_every_match_once_a_period_and_each_part_o
         assert {match_id for match_id, _ in written} == {match.pk for match in tables if match.pk % 2 == part}
         beaten += written
     assert sorted(beaten) == sorted((listener.match_id, "heartbeat") for listener in listeners)
+
+
+@pytest.mark.asyncio
+async def test_the_beat_runs_by_itself_only_where_it_is_scheduled(start_table, settings):
+    """A server beats by itself; the tests switch that off (``tests/conftest.py``) and beat when they mean to, so
+    that no heartbeat frame comes at a moment of its own into a test that waits for silence."""
+    settings.TAPETE_HEARTBEAT_SECONDS = 0.1
+    match = (await database_sync_to_async(start_table)("perudo", 2))[0]
+    written: list = []
+    heartbeat = Heartbeat()
+    listener = _Listener(match, written)
+    heartbeat.add(listener)
+    await asyncio.sleep(0.5)  # five periods
+    assert written == [] and heartbeat.task is None
+
+    settings.TAPETE_SCHEDULE_HEARTBEAT = True
+    heartbeat.add(listener)
+
+    async def beaten() -> None:
+        while not written:
+            await asyncio.sleep(0.05)
+
+    await asyncio.wait_for(beaten(), 10)
+    assert written[0] == (match.pk, "heartbeat")
+    heartbeat.discard(listener)
+    assert heartbeat.task is None

@@ -147,10 +147,13 @@ SQLITE_OPTIONS = {
     "timeout": 20,
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
+# A connection lives a minute, on SQLite too: the sockets' database thread keeps one open across moves (with
+# Django's default of 0, each move opened a SQLite connection again: a third of the server's CPU a move,
+# bench/RESULTS.md, 2026-12-06, 19:53). An HTTP request still closes its own as it ends (tapete/asgi.py).
 if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-        DATABASES["default"].update(CONN_MAX_AGE=0, OPTIONS=SQLITE_OPTIONS)
+        DATABASES["default"].update(OPTIONS=SQLITE_OPTIONS)
     else:
         # Django's cursors bind on the client and never prepare; the statements every move runs bind on the server
         # (turnengine.match_sql), and psycopg prepares one a connection has run twice: PostgreSQL then parses and
@@ -161,6 +164,7 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "tapete.sqlite3",
+            "CONN_MAX_AGE": 60,
             "OPTIONS": SQLITE_OPTIONS,
             "TEST": {"NAME": VAR_DIR / "test.sqlite3"},
         }

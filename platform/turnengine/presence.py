@@ -181,8 +181,9 @@ def _settle(
     now: datetime | None = None,
 ) -> Update:
     """Under the match's lock: add or remove connection rows, recount the seat's (or the spectators') rows into
-    its counter, and settle a seat whose last connection went or whose first came back; everyone's ``presence``
-    frame is sent on commit. ``seen`` (process id and name): the process life that adds the row is registered as
+    its counter, and settle a seat whose last connection went or whose first came back; if the count or the clock
+    changed, everyone's ``presence`` frame is sent on commit (a socket's open that the ticker counted first, or a
+    close the ticker settled, sends the same frame no second time). ``seen`` (process id and name): the process life that adds the row is registered as
     alive in the same transaction (:func:`process_seen`)."""
     with writer.locked(match_id) as change:
         if seen is not None:
@@ -199,13 +200,14 @@ def _settle(
                 match.spectator_connections = count
                 change.commit(changed=("spectator_connections",), frames=spectators_frame)
             return change.update
-        Seat.objects.filter(match=match, index=seat).exclude(connections=count).update(connections=count)
+        recounted = Seat.objects.filter(match=match, index=seat).exclude(connections=count).update(connections=count)
         changed, notice = False, None
         if match.status == Match.Status.ACTIVE and match.clock:
             changed, notice = _connection_changed(
                 match, seat, count, closed=removed > 0, now=now or timezone.now()
             )
-        change.commit(changed=("clock",) if changed else (), frames=partial(presence_frames, notice=notice))
+        if recounted or changed:
+            change.commit(changed=("clock",) if changed else (), frames=partial(presence_frames, notice=notice))
     return change.update
 
 

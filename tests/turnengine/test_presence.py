@@ -136,16 +136,26 @@ def test_the_next_life_of_a_server_closes_the_rows_of_its_previous_life_on_its_f
     assert _seat_facts(match)[0][0] == 0 and _seat_facts(match)[1] == (1, None)
 
 
-def test_opening_and_closing_are_idempotent(start_table):
+def test_opening_and_closing_are_idempotent_and_say_it_once(start_table):
+    """A socket's open is written by its own socket and, if it ticks first, by its process's ticker; its close by
+    the socket and by the ticker or the sweeper: the second write of each changes nothing and sends nothing (a
+    second ``presence`` frame, the same, came at a moment of its own to tests that wait for silence)."""
     match, _users = start_table("perudo", 2)
-    key = _open(match, 0, key="same")
-    _open(match, 0, key=key)
+    opened = presence.connection_open(
+        key="same", process_id="alive", process_name="host:alive", match_id=match.pk, seat=0
+    )
+    assert _presence_frames([opened], match)[0]["d"]["players"][0]["online"]
+    again = presence.connection_open(
+        key="same", process_id="alive", process_name="host:alive", match_id=match.pk, seat=0
+    )
     assert _seat_facts(match)[0] == (1, None)
-    presence.connection_close(key=key, match_id=match.pk, seat=0)
+    assert not again
+    closed = presence.connection_close(key="same", match_id=match.pk, seat=0)
+    assert not _presence_frames([closed], match)[0]["d"]["players"][0]["online"]
     first_offline = _seat_facts(match)[0]
-    update = presence.connection_close(key=key, match_id=match.pk, seat=0)
+    update = presence.connection_close(key="same", match_id=match.pk, seat=0)
     assert _seat_facts(match)[0] == first_offline  # a second close neither counts nor restarts the grace
-    assert json.loads(update.frames[match.group_name("all")])["d"]["notice"] is None
+    assert not update
 
 
 def test_the_snapshot_log_has_the_connection_lines_in_their_place(start_table):

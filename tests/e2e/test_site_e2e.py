@@ -37,11 +37,16 @@ def test_a_list_whose_script_arrives_after_the_socket_opened_still_fetches_itsel
     # Deferred scripts run in turn; one still downloading when the lobby socket opened (the header's "Your move"
     # opened it first) must still hear the opening, or the list stays as the page served it.
     watcher = new_player("gaia")
-    held = []
+    held, heard = [], []
     watcher.route(lambda url: "/js/lobby." in url, lambda route: held.append(route))
-    with watcher.expect_websocket() as opening:
-        watcher.goto("/play/spicy/", wait_until="commit")
-    opening.value.wait_for_event("framereceived")  # the socket is open: the server said how many turns await
+    # Listened to from the socket's creation: a frame that came before a wait on the socket began was missed.
+    watcher.on("websocket", lambda socket: socket.on("framereceived", lambda payload: heard.append(payload)))
+    watcher.goto("/play/spicy/", wait_until="commit")
+    for _ in range(100):  # the socket is open once the server said how many turns await
+        if heard:
+            break
+        watcher.wait_for_timeout(100)
+    assert heard, "the lobby socket never spoke"
     assert len(held) == 1
     with watcher.expect_response("**/play/spicy/tables/"):
         held[0].continue_()

@@ -3,16 +3,17 @@
 One asyncio task per process (not one per socket), started with the process's first match socket and stopped
 with its last (never, with ``TAPETE_SCHEDULE_HEARTBEAT`` off: the tests beat themselves), beats each of the
 process's matches every ``TAPETE_HEARTBEAT_SECONDS``, a part of them at a time (``BEAT_PART_SECONDS``: at the 5 s
-default, a tenth of the matches every half second, so that no moment carries the whole process's beat). Each part,
-it
+default, a tenth of the matches every half second, so that no moment carries the whole process's beat). Each
+part, it
 
 1. reads the current version of every match of the part that has a socket in this process, in one query;
 2. brings each socket that is behind (the last view it was sent is older) up to date with a snapshot built for its
    own seat (``MatchConsumer.catch_up``), once the match's last commit is older than ``TAPETE_DELIVERY_BOUND_SECONDS``
    or its delivery failed (a younger commit's views are still on their way: such a socket gets nothing this beat,
-   not even the heartbeat, which would overtake the view and make the client ask ``sync`` for nothing). Its frames were lost: the channel layer was down when they were published
-   (``realtime.broadcast``), or this process was not subscribed yet when Redis came back. The database owns the
-   truth, so this needs neither the channel layer nor the client;
+   not even the heartbeat, which would overtake the view and make the client ask ``sync`` for nothing). Its frames
+   were lost: the channel layer was down when they were published (``realtime.broadcast``), or this process was not
+   subscribed yet when Redis came back. The database owns the truth, so this needs neither the channel layer nor the
+   client;
 3. before that, re-arms the running clocks of those sockets' seats, whose view is late (``timers.seats_rearm``), so
    their snapshots show the time they really have;
 4. sends every socket a ``heartbeat`` frame carrying the match's version (docs/protocol.md): a client that does not

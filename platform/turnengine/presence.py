@@ -183,8 +183,8 @@ def _settle(
     """Under the match's lock: add or remove connection rows, recount the seat's (or the spectators') rows into
     its counter, and settle a seat whose last connection went or whose first came back; if the count or the clock
     changed, everyone's ``presence`` frame is sent on commit (a socket's open that the ticker counted first, or a
-    close the ticker settled, sends the same frame no second time). ``seen`` (process id and name): the process life that adds the row is registered as
-    alive in the same transaction (:func:`process_seen`)."""
+    close the ticker settled, sends the same frame no second time). ``seen`` (process id and name): the process life
+    that adds the row is registered as alive in the same transaction (:func:`process_seen`)."""
     with writer.locked(match_id) as change:
         if seen is not None:
             process_seen(*seen, now)

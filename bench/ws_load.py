@@ -9,7 +9,8 @@ random legal move about every ``--interval`` seconds. A move's round trip runs f
 (one socket's frame fanned out through the channel layer to both sockets of a pair, on different processes: the
 move's round trip without the engine) and a ping echo (each socket's frame straight back). Prints moves/s,
 p50/p95/p99 round trips, errors, the ratios to both echoes, the CPU per move over the measured window (the servers
-and their children, PostgreSQL's whole cluster, the load generator: ``bench/proc_usage.py``) and the machine's
+and their children, PostgreSQL's whole cluster, the load generator: ``bench/proc_usage.py``), the same per pair
+echo (the stack's own cost of a move's fan-out, the floor under a move's CPU) and the machine's
 pure-Python speed before and after the run (this machine's speed changes by about two within an hour: compare runs
 only beside it).
 
@@ -114,6 +115,10 @@ class Stats:
         self.sent_at: list[float] = []
         self.errors: dict[str, int] = {}
         self.in_flight: set[float] = set()  # when each move still awaiting its views was sent
+        # The pair echo's CPU window: its figures, its seconds, and the exchanges made within it.
+        self.cpu: dict = {}
+        self.window = 0.0
+        self.measured = 0
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -127,6 +132,7 @@ class Clock:
         self.interval = interval  # a game's mean seconds between moves: --find-knee changes it as it goes
         self.finished = 0  # games whose play ended (the game over, or a socket failed)
         self.all_ready = asyncio.Event()
+        self.started = asyncio.Event()  # the pair echo's: its window is set, the pairs may begin
         self.stop = float("inf")
         self.measure_from = float("inf")  # moves sent before this are warm-up: played, not measured
         # Players arrive over time, not all in one instant: a bounded number of handshakes are under way at once.
@@ -225,6 +231,7 @@ async def echo_loop(args, stats: Stats, stop: float, rng: random.Random, exchang
             sent = time.perf_counter()
             await asyncio.wait_for(exchange(), 10)
             stats.round_trips.append(time.perf_counter() - sent)
+            stats.sent_at.append(sent)
             await asyncio.sleep(
                 max(0.0, args.interval * rng.uniform(0.5, 1.5) - (time.perf_counter() - sent))
             )
@@ -253,14 +260,15 @@ async def echo_client(
 
 
 async def pair_echo_client(
-    pair: int, keys: list[str], addresses: list[str], args, stats: Stats, stop: float, handshakes
+    pair: int, keys: list[str], addresses: list[str], args, stats: Stats, clock: Clock
 ) -> None:
     """The move's round trip without the engine: a frame sent by one socket of the pair, through the channel layer,
-    until both sockets (on different processes, like a table's two seats) have it."""
+    until both sockets (on different processes, like a table's two seats) have it. The pairs start together once
+    all are connected and ``clock.started`` is set, and exchange until ``clock.stop``."""
     sockets = []
     try:
         for seat in range(2):
-            async with handshakes:
+            async with clock.handshakes:
                 sockets.append(
                     await open_socket(addresses[seat % len(addresses)], f"/ws/echo/{pair}/", keys[seat])
                 )
@@ -269,6 +277,10 @@ async def pair_echo_client(
         for socket in sockets:
             await socket.close()
         return
+    finally:
+        clock.ready()
+    await clock.started.wait()
+    stop = clock.stop
     rng = random.Random(pair)
 
     async def exchange() -> None:
@@ -344,12 +356,27 @@ async def measure(args, addresses: list[str], tables) -> tuple[Stats, Stats, Sta
     cpu = await cpu
     await asyncio.sleep(5)  # the servers settle the games' disconnections before the echo's sockets arrive
     pair_echo = Stats()
-    stop = time.perf_counter() + min(args.duration, 20)
-    await asyncio.gather(
+    pairs = Clock(len(tables), args.connecting, args.interval)
+    pair_clients = asyncio.gather(
         *(
-            pair_echo_client(index, keys, addresses, args, pair_echo, stop, clock.handshakes)
+            pair_echo_client(index, keys, addresses, args, pair_echo, pairs)
             for index, (_match, keys) in enumerate(tables)
         )
+    )
+    await pairs.all_ready.wait()
+    # The pairs' first exchanges are spread over an interval, as the moves' are: their CPU is measured after it.
+    pairs.measure_from = time.perf_counter() + args.interval
+    pairs.stop = pairs.measure_from + min(args.duration, 20)
+    pairs.started.set()
+    window = CpuWindow(usage_selectors(addresses))
+    pair_cpu = asyncio.create_task(cpu_over(pairs.measure_from, pairs.stop, window))
+    await pair_clients
+    pair_echo.cpu = await pair_cpu
+    pair_echo.window = pairs.stop - pairs.measure_from
+    pair_echo.measured = sum(
+        1
+        for sent, trip in zip(pair_echo.sent_at, pair_echo.round_trips, strict=True)
+        if pairs.measure_from <= sent and sent + trip <= pairs.stop
     )
     await asyncio.sleep(5)
     echo = Stats()
@@ -587,6 +614,10 @@ def report(args, moves: Stats, pair_echo: Stats, echo: Stats, elapsed: float, cp
         f"ping echo errors: {echo.errors or 'none'}"
     )
     report_cpu(cpu, len(ms), elapsed)
+    # The stack's own cost of a move's fan-out (a frame in, through the channel layer, out to two sockets), with
+    # no engine, database or rules: what is left of a move's CPU once everything of the site's is taken away.
+    if pair_echo.cpu:
+        report_cpu(pair_echo.cpu, pair_echo.measured, pair_echo.window, unit="pair echo")
 
 
 def report_cpu(cpu: dict, moves: int, window: float, unit: str = "move") -> None:

@@ -10,7 +10,8 @@ Frames are ``{"t": "event", "v": null, "d": {"type": ..., "match_id": ..., ...}}
 
 The stream does not push state: it recomputes the account's tables whenever something may have changed for them
 (a table the account sits or sat at opening, filling, starting or closing, and any move at the account's own
-tables, whose seat groups it joins) and sends what it has not sent yet. So a program that reconnects gets every
+tables, whose groups it joins: it hears a move by its views, which come to the table's group together, and nothing
+else said there) and sends what it has not sent yet. So a program that reconnects gets every
 pending ``game_start`` and ``your_turn`` again at once, which is its resync. What it reveals of a running match is
 public (who sits where, whose turn), never a view. The writer's notice of a table change names who sits there and
 carries the challenge itself (``turnengine.table_notices``), so a change costs a stream whose account it does not
@@ -34,8 +35,8 @@ CHALLENGES_LISTED = 50
 
 
 def account_events(*, user, tracked: set[int]) -> tuple[list[tuple[tuple, dict]], dict[int, str]]:
-    """Every event that holds now for ``user``, each with a key that names it once; and the seat group to follow
-    at each of the user's tables. ``tracked`` are the matches followed so far (to notice their end)."""
+    """Every event that holds now for ``user``, each with a key that names it once; and the group to follow at each
+    of the user's tables (the table's). ``tracked`` are the matches followed so far (to notice their end)."""
     events: list[tuple[tuple, dict]] = []
     seats = list(
         Seat.objects.filter(user=user, match__status__in=[Match.Status.OPEN, Match.Status.ACTIVE])
@@ -45,7 +46,7 @@ def account_events(*, user, tracked: set[int]) -> tuple[list[tuple[tuple, dict]]
     following = {}
     for seat in seats:
         match = seat.match
-        following[match.pk] = match.group_name(seat.index)
+        following[match.pk] = match.group_name("all")
         base = {"match_id": match.pk, "game": match.game, "seat": seat.index}
         if match.status == Match.Status.OPEN:
             seated = match.seats.count()
@@ -158,8 +159,13 @@ class EventStreamConsumer(FrameSocket):
             await self.send_event(("challenge", message["match_id"]), message["challenge"])
 
     async def frame_relay(self, message: dict) -> None:
-        """A move was made at one of the account's tables (its seat group's frames)."""
-        await self.refresh()
+        """A move was made at one of the account's tables (its views, ``realtime.broadcast``); the table's other
+        frames (presence, spectators, chat) change nothing of the account's."""
+        if "frames" in message:
+            await self.refresh()
+
+    async def chat_line(self, message: dict) -> None:
+        """A chat line at one of the account's tables: not an event."""
 
     async def session_revoke(self, message: dict) -> None:
         await self.close_with(CLOSE_SUSPENDED)

@@ -44,7 +44,8 @@ async def broadcast(update: Update, *, timeout: float | None = None) -> bool:
     """Send every group its frame; False (logged and recorded) if they could not be published within ``timeout``
     seconds (``TAPETE_BROADCAST_TIMEOUT_SECONDS`` by default)."""
     try:
-        await asyncio.wait_for(_publish(update), timeout or settings.TAPETE_BROADCAST_TIMEOUT_SECONDS)
+        async with asyncio.timeout(timeout or settings.TAPETE_BROADCAST_TIMEOUT_SECONDS):
+            await _publish(update)
     except Exception as error:  # noqa: BLE001  (any failure of the layer: the heartbeat delivers instead)
         await database_sync_to_async(undelivered)(update, error)
         return False
@@ -103,20 +104,32 @@ def run_writer_sync(call: Callable[[], object]) -> list[Update]:
 
 
 async def _publish(update: Update) -> None:
-    """An update's control messages, if any, then its frames, one group each: a socket acts on a message before
-    the frames of the same change (a table that allows no spectators closes the sockets of those who may not watch
-    it before its first view reaches them)."""
+    """An update's control messages, if any, then its frames: a socket acts on a message before the frames of the
+    same change (a table that allows no spectators closes the sockets of those who may not watch it before its first
+    view reaches them). The views of a new version, one per seat and one for the spectators, go to the match's
+    group as one message (``{"frames": {group: text}}``: one publish, and one message for each process to read,
+    where a group each took as many), from which every socket takes its own group's; any other frame goes to its
+    group as ``{"text": text}``."""
     layer = get_channel_layer()
     for group, message in update.messages.items():
         await layer.group_send(group, message)
-    await asyncio.gather(
-        *(layer.group_send(group, {"type": MESSAGE_TYPE, "text": text}) for group, text in update.frames.items())
-    )
+    together = update.table_frames()
+    sends = [
+        layer.group_send(group, {"type": MESSAGE_TYPE, "text": text})
+        for group, text in update.frames.items()
+        if group not in together
+    ]
+    if together:
+        sends.append(layer.group_send(update.table, {"type": MESSAGE_TYPE, "frames": together}))
+    if len(sends) == 1:
+        await sends[0]  # a move's one publish, awaited as it is (gathered, it would be a task of its own)
+    else:
+        await asyncio.gather(*sends)
 
 
 def relay_body(update: Update) -> bytes:
     """What the worker posts to the relay endpoint (``realtime.views.relay``), read by :func:`relayed`."""
-    return json.dumps({"frames": update.frames, "messages": update.messages}).encode()
+    return json.dumps({"frames": update.frames, "messages": update.messages, "table": update.table}).encode()
 
 
 def relayed(body: bytes) -> Update:
@@ -124,16 +137,18 @@ def relayed(body: bytes) -> Update:
     data = json.loads(body)
     if not isinstance(data, dict):
         raise ValueError("a relay body is an object")
-    frames, messages = data.get("frames"), data.get("messages")
+    frames, messages, table = data.get("frames"), data.get("messages"), data.get("table")
     if not (isinstance(frames, dict) and isinstance(messages, dict)):
         raise ValueError("a relay body holds frames and messages")
+    if not (table is None or isinstance(table, str)):
+        raise ValueError("a table is a group name")
     if not all(isinstance(text, str) for text in frames.values()):
         raise ValueError("a frame is a text")
     if not all(
         isinstance(message, dict) and isinstance(message.get("type"), str) for message in messages.values()
     ):
         raise ValueError("a control message has a type")
-    return Update(frames={str(group): text for group, text in frames.items()}, messages=messages)
+    return Update(frames={str(group): text for group, text in frames.items()}, messages=messages, table=table)
 
 
 def broadcast_sync(update: Update) -> bool:

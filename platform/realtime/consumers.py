@@ -1,8 +1,8 @@
 """The match websocket: a thin adapter between typed client messages and the turn engine's services.
 
-It authenticates (session cookie; the origin is checked by the ASGI router), resolves the user's seat, joins that
-seat's group (or the spectators') and the table's, sends a snapshot, then turns each client message into a service
-call. A visitor without an account may watch: their socket joins the spectators' group like any spectator's (the
+It authenticates (session cookie; the origin is checked by the ASGI router), resolves the user's seat, joins the
+table's group (where each version's views come, the socket taking its seat's: ``realtime.delivery``) and, for a
+spectator, the spectators' group, sends a snapshot, then turns each client message into a service call. A visitor without an account may watch: their socket joins the spectators' group like any spectator's (the
 same one frame per version) and may only read (``login_required`` for chat), unless the table allows no
 spectators (``spectating.may_watch``: closed with 4405). Limits, parsing, errors and close codes are the base's (``realtime.sockets``); views in order, the mover's
 own view first and ``sync`` are ``realtime.delivery``'s; the process's heartbeat (``realtime.heartbeat``) keeps
@@ -88,7 +88,9 @@ class MatchConsumer(OrderedViews, FrameSocket):
         if refusal is not None:
             await self.refuse(refusal)
             return
-        self.groups_joined = [self.seat_group, self.table_group]
+        # A seat's views come with everyone's to the table's group; the spectators' group also carries their chat
+        # and their control messages (``turnengine.spectating``), so spectators join it too.
+        self.groups_joined = [self.table_group] if self.seat is not None else [self.table_group, self.seat_group]
         if user.is_authenticated:
             self.groups_joined.append(user_group(self.user.pk))  # a suspension or ban closes this socket at once
             self.groups_joined.append(chat.reader_group(self.user.pk))  # whom they block changed

@@ -31,7 +31,7 @@ from turnengine.updates import view_version
 
 class OrderedViews:
     """Mixed into a ``FrameSocket`` that defines ``snapshot_text`` (a coroutine returning this socket's snapshot
-    frame) and calls :meth:`start_delivery` when it opens and :meth:`stop_delivery` when it closes."""
+    frame) and ``seat_group`` (the group whose views it takes) and calls :meth:`start_delivery` when it opens and :meth:`stop_delivery` when it closes."""
 
     sent_version = -1
     syncing: asyncio.Task | None = None
@@ -50,8 +50,14 @@ class OrderedViews:
         return True
 
     async def frame_relay(self, message: dict) -> None:
-        """A frame committed elsewhere (``realtime.broadcast``): a view goes through :meth:`send_view`."""
-        text = message["text"]
+        """A frame committed elsewhere (``realtime.broadcast``): a view goes through :meth:`send_view`. A new
+        version's views come together to the match's group: this socket's is its own group's (``seat_group``: its
+        seat's, or the spectators'), and a socket whose group has none (spectators nobody had counted yet) gets
+        nothing."""
+        frames = message.get("frames")
+        text = message["text"] if frames is None else frames.get(self.seat_group)
+        if text is None:
+            return
         version = view_version(text)
         if version is None:
             await self.send(text_data=text)

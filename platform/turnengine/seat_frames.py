@@ -94,7 +94,7 @@ def build_update(match: Match, logged: list[MatchAction]) -> Update:
     events = [event for row in logged for event in row.events]
     meta = match_meta(match)
     watched = match.spectator_connections > 0  # read under the match's row lock: see presence.connection_open
-    update = Update(match_id=match.pk, version=match.version)
+    update = Update(match_id=match.pk, version=match.version, table=match.group_name("all"))
     for seat in [*range(match.num_players), *([None] if watched else [])]:
         payload = (
             delayed_payload(match, meta, whole_log=False)  # once per version, never from a seat's view

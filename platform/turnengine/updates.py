@@ -14,12 +14,24 @@ class Update:
     """Frames to send after a commit: channel-layer group name -> JSON text, relayed as is to the clients; and
     ``messages``, group -> a channel-layer message the sockets act on themselves (a moderator's suspension closes
     them). An update holding the seats' views of a new version names its match and that version, so that a failed
-    delivery can be recorded on the match (``realtime.delivery``)."""
+    delivery can be recorded on the match (``realtime.delivery``).
+
+    ``table`` is that match's group, which every socket of the match reads (``Match.group_name("all")``): the frames
+    of the match's own seat and spectator groups (``<table>.…``) are published to it as one message, and each
+    socket takes its own group's frame from it (:meth:`table_frames`)."""
 
     frames: dict[str, str] = field(default_factory=dict)
     match_id: int | None = None
     version: int | None = None
     messages: dict[str, dict] = field(default_factory=dict)
+    table: str | None = None
+
+    def table_frames(self) -> dict[str, str]:
+        """The frames that travel to :attr:`table` together: those of the match's seat and spectator groups."""
+        if self.table is None:
+            return {}
+        prefix = f"{self.table}."
+        return {group: text for group, text in self.frames.items() if group.startswith(prefix)}
 
     def __bool__(self) -> bool:
         return bool(self.frames or self.messages)

@@ -17,7 +17,7 @@ from botapi.tokens import token_create
 from lobby import services as lobby
 from moderation.services import moderation_suspend
 from tapete.asgi import application
-from tests.turnengine.wsclient import receive_until
+from tests.turnengine.wsclient import connect, receive_until
 from turnengine import services
 from turnengine.models import Match
 
@@ -256,19 +256,25 @@ async def test_event_streams_count_against_the_sockets_per_user(make_user, setti
         await socket.disconnect()
 
 
-async def test_a_table_change_reads_the_tables_only_of_the_accounts_seated_there(make_user, monkeypatch):
-    """One table opening: the creator's stream reads its tables again, a bot account's is told of the challenge
-    from the notice itself, and the other accounts' streams read nothing."""
+@pytest.fixture
+def reads(monkeypatch) -> list[int]:
+    """The accounts whose event stream read its tables (``account_events``), in order, from now on."""
     from botapi import events as event_stream
 
-    reads = []
+    read = []
     read_events = event_stream.account_events
 
     def counted(*, user, tracked):
-        reads.append(user.pk)
+        read.append(user.pk)
         return read_events(user=user, tracked=tracked)
 
     monkeypatch.setattr(event_stream, "account_events", counted)
+    return read
+
+
+async def test_a_table_change_reads_the_tables_only_of_the_accounts_seated_there(make_user, reads):
+    """One table opening: the creator's stream reads its tables again, a bot account's is told of the challenge
+    from the notice itself, and the other accounts' streams read nothing."""
     creator, bot = await database_sync_to_async(make_user)(), await database_sync_to_async(make_user)()
     await database_sync_to_async(bot_account_convert)(user=bot)
     bystanders = [await database_sync_to_async(make_user)() for _ in range(5)]
@@ -291,6 +297,49 @@ async def test_a_table_change_reads_the_tables_only_of_the_accounts_seated_there
     assert reads == [creator.pk]
     for socket in streams.values():
         await socket.disconnect()
+
+
+async def test_an_event_stream_hears_a_move_at_its_table_and_nothing_else_said_there(make_user, reads):
+    """The stream follows the table's group, where a move's views come together with the table's presence and
+    chat: a socket opening and a chat line there make it read nothing and send nothing (and do not break it); the
+    other player's move makes it read its tables and tell its turn."""
+    match, users = await _two_seat_table(make_user)
+
+    @database_sync_to_async
+    def awaited_seat():
+        match.refresh_from_db()
+        return min(match.rules.awaited(match.state))
+
+    mover = await awaited_seat()
+    follower = users[1 - mover]
+    events, _ = await token_socket("/ws/events/", await _token(follower, ("read",)))
+    await _events_until(events, "game_start", match_id=match.pk)
+    await asyncio.sleep(0.2)
+    reads.clear()
+
+    table, _ = await connect(f"/ws/match/{match.pk}/", users[mover])  # presence: the mover is online
+    await receive_until(table, "view")
+    await table.send_json_to({"t": "chat", "v": None, "d": {"text": "good luck"}})
+    await receive_until(table, "chat")
+    assert await events.receive_nothing(timeout=0.3)
+    assert reads == []
+
+    @database_sync_to_async
+    def move():
+        match.refresh_from_db()
+        action = match.rules.legal_actions(match.state, mover)[0]
+        services.match_apply_action(
+            match_id=match.pk, user=users[mover], expected_version=match.version, action=action
+        )
+        match.refresh_from_db()
+        return match.version
+
+    version = await move()
+    turn = await _events_until(events, "your_turn", match_id=match.pk)
+    assert turn["version"] == version and turn["seat"] == 1 - mover
+    assert reads == [follower.pk]
+    await table.disconnect()
+    await events.disconnect()
 
 
 async def test_a_token_revoked_while_its_handshake_was_checked_is_closed_once_its_socket_joins(make_user):

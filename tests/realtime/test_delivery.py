@@ -7,13 +7,14 @@ import asyncio
 import contextvars
 import json
 from datetime import timedelta
+from functools import partial
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from realtime.broadcast import MESSAGE_TYPE, broadcast_sync
+from realtime.broadcast import MESSAGE_TYPE, broadcast, broadcast_sync
 from realtime.heartbeat import HEARTBEAT, Heartbeat, beat_parts
 from tests.conftest import committed_updates, play_bid_then_dudo
 from tests.servers import free_port
@@ -142,15 +143,16 @@ async def test_views_never_go_backwards_and_the_movers_own_view_comes_once(start
     await socket.send_json_to({"t": "act", "v": match.version, "d": bid})
     own = await receive_until(socket, "view")
     assert own["v"] == match.version + 1 and not own["d"].get("snapshot")
-    # The relayed copy of the same view, then an older view: neither reaches the socket. A presence frame does.
+    # The relayed copy of the same view, then an older view, each as the site relays views (together, to the
+    # table's group): neither reaches the socket. A presence frame does.
     layer = get_channel_layer()
-    relayed = {"type": MESSAGE_TYPE, "text": json.dumps(own, separators=(",", ":"))}
-    await layer.group_send(match.group_name(seat), relayed)
-    stale = {"type": MESSAGE_TYPE, "text": json.dumps(old_snapshot, separators=(",", ":"))}
-    await layer.group_send(match.group_name(seat), stale)
-    presence = updates.encode_frame(
-        "presence", match.version, {"players": [], "clock": None, "notice": None}
-    )
+    for view in (own, old_snapshot):
+        relayed = {
+            "type": MESSAGE_TYPE,
+            "frames": {match.group_name(seat): json.dumps(view, separators=(",", ":"))},
+        }
+        await layer.group_send(match.group_name("all"), relayed)
+    presence = updates.encode_frame("presence", match.version, {"players": [], "clock": None, "notice": None})
     await layer.group_send(match.group_name("all"), {"type": MESSAGE_TYPE, "text": presence})
     later = []
     while not later or later[-1]["t"] != "presence" or later[-1]["d"]["players"]:
@@ -161,6 +163,74 @@ async def test_views_never_go_backwards_and_the_movers_own_view_comes_once(start
     answer = await receive_until(socket, "view")
     assert answer["v"] == own["v"] and answer["d"]["snapshot"]
     await socket.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_each_socket_takes_only_its_own_groups_view_from_the_tables_message(start_table, make_user):
+    """A new version's views travel together to the table's group (``realtime.broadcast``): a seat's socket sends
+    its seat's view on and a spectator's the spectators', never another's; a socket whose group has no view in the
+    message (spectators nobody had counted) is sent nothing."""
+    match, users = await database_sync_to_async(start_table)("perudo", 2)
+    watcher = await database_sync_to_async(make_user)()
+    sockets = {}
+    for name, user in (("seat0", users[0]), ("seat1", users[1]), ("spectators", watcher)):
+        sockets[name], _ = await connect(f"/ws/match/{match.pk}/", user)
+        await receive_until(sockets[name], "view")
+    version = match.version + 5
+    views = {
+        match.group_name(0): updates.encode_frame("view", version, {"for": "seat0"}),
+        match.group_name(1): updates.encode_frame("view", version, {"for": "seat1"}),
+        match.group_name(None): updates.encode_frame("view", version, {"for": "spectators"}),
+    }
+    layer = get_channel_layer()
+    await layer.group_send(match.group_name("all"), {"type": MESSAGE_TYPE, "frames": views})
+    for name, socket in sockets.items():
+        got = await receive_until(socket, "view")
+        assert got["d"] == {"for": name}
+        assert await socket.receive_nothing(0.2)
+    del views[match.group_name(None)]
+    await layer.group_send(
+        match.group_name("all"),
+        {
+            "type": MESSAGE_TYPE,
+            "frames": {
+                group: text.replace(f'"v":{version}', f'"v":{version + 1}') for group, text in views.items()
+            },
+        },
+    )
+    assert (await receive_until(sockets["seat1"], "view"))["d"] == {"for": "seat1"}
+    assert await sockets["spectators"].receive_nothing(0.3)
+    for socket in sockets.values():
+        await socket.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_a_moves_views_are_one_publish_to_the_tables_group(start_table, monkeypatch):
+    """Every seat's view of a new version (and the spectators', when someone watches) leaves in one message to the
+    table's group, whichever processes hold the seats; a frame of another group keeps its own message."""
+    match, users = await database_sync_to_async(start_table)("perudo", 2)
+    seat, bid = _first_bid(match)
+    call = partial(
+        services.match_apply_action, match_id=match.pk, user=users[seat], expected_version=match.version, action=bid
+    )
+    (update,) = await database_sync_to_async(committed_updates)(call)
+    lobby_frame = updates.encode_frame("lobby", None, {})
+    update.frames["lobby"] = lobby_frame
+    layer = get_channel_layer()
+    published = []
+    send = layer.group_send
+
+    async def recorded(group, message):
+        published.append((group, message))
+        await send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", recorded)
+    assert await broadcast(update)
+    views = {match.group_name(0), match.group_name(1)}
+    assert sorted(published, key=lambda sent: sent[0]) == [
+        ("lobby", {"type": MESSAGE_TYPE, "text": lobby_frame}),
+        (match.group_name("all"), {"type": MESSAGE_TYPE, "frames": {group: update.frames[group] for group in views}}),
+    ]
 
 
 def test_view_version_reads_the_version_of_view_frames_only():
@@ -329,7 +399,9 @@ async def test_a_beat_in_parts_reaches_every_match_once_a_period_and_each_part_o
     tables = [(await database_sync_to_async(start_table)("perudo", 2))[0] for _ in range(4)]
     written: list = []
     heartbeat = Heartbeat()
-    listeners = [_Listener(match, written) for match in tables for _ in range(2)]  # the groups hold them weakly
+    listeners = [
+        _Listener(match, written) for match in tables for _ in range(2)
+    ]  # the groups hold them weakly
     for listener in listeners:
         heartbeat.sockets.add(listener.match_id, listener)
     beaten = []

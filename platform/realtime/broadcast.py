@@ -44,8 +44,9 @@ async def broadcast(update: Update, *, timeout: float | None = None) -> bool:
     """Send every group its frame; False (logged and recorded) if they could not be published within ``timeout``
     seconds (``TAPETE_BROADCAST_TIMEOUT_SECONDS`` by default)."""
     try:
-        async with asyncio.timeout(timeout or settings.TAPETE_BROADCAST_TIMEOUT_SECONDS):
-            await _publish(update)
+        # wait_for, not asyncio.timeout: the publish runs as a task of its own, so the cancellation at the timeout
+        # stays in that task, whatever the Redis client makes of it, and the socket's own task is never cancelled.
+        await asyncio.wait_for(_publish(update), timeout or settings.TAPETE_BROADCAST_TIMEOUT_SECONDS)
     except Exception as error:  # noqa: BLE001  (any failure of the layer: the heartbeat delivers instead)
         await database_sync_to_async(undelivered)(update, error)
         return False

@@ -11,8 +11,8 @@ Frames are ``{"t": "event", "v": null, "d": {"type": ..., "match_id": ..., ...}}
 The stream does not push state: it recomputes the account's tables whenever something may have changed for them
 (a table the account sits or sat at opening, filling, starting or closing, and any move at the account's own
 tables, whose groups it joins: it hears a move by its views, which come to the table's group together, and nothing
-else said there) and sends what it has not sent yet. So a program that reconnects gets every
-pending ``game_start`` and ``your_turn`` again at once, which is its resync. What it reveals of a running match is
+else said there) and sends what it has not sent yet. So a program that reconnects gets every pending
+``game_start`` and ``your_turn`` again at once, which is its resync. What it reveals of a running match is
 public (who sits where, whose turn), never a view. The writer's notice of a table change names who sits there and
 carries the challenge itself (``turnengine.table_notices``), so a change costs a stream whose account it does not
 concern no database read.

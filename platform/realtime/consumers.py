@@ -2,11 +2,13 @@
 
 It authenticates (session cookie; the origin is checked by the ASGI router), resolves the user's seat, joins the
 table's group (where each version's views come, the socket taking its seat's: ``realtime.delivery``) and, for a
-spectator, the spectators' group, sends a snapshot, then turns each client message into a service call. A visitor without an account may watch: their socket joins the spectators' group like any spectator's (the
-same one frame per version) and may only read (``login_required`` for chat), unless the table allows no
-spectators (``spectating.may_watch``: closed with 4405). Limits, parsing, errors and close codes are the base's (``realtime.sockets``); views in order, the mover's
-own view first and ``sync`` are ``realtime.delivery``'s; the process's heartbeat (``realtime.heartbeat``) keeps
-every socket up to date. Frame format and codes: ``docs/protocol.md``.
+spectator, the spectators' group, sends a snapshot, then turns each client message into a service call. A visitor
+without an account may watch: their socket joins the spectators' group like any spectator's (the same one frame per
+version) and may only read (``login_required`` for chat), unless the table allows no spectators
+(``spectating.may_watch``: closed with 4405). Limits, parsing, errors and close codes are the base's
+(``realtime.sockets``); views in order, the mover's own view first and ``sync`` are ``realtime.delivery``'s; the
+process's heartbeat (``realtime.heartbeat``) keeps every socket up to date. Frame format and codes:
+``docs/protocol.md``.
 """
 
 from __future__ import annotations

@@ -31,7 +31,8 @@ from turnengine.updates import view_version
 
 class OrderedViews:
     """Mixed into a ``FrameSocket`` that defines ``snapshot_text`` (a coroutine returning this socket's snapshot
-    frame) and ``seat_group`` (the group whose views it takes) and calls :meth:`start_delivery` when it opens and :meth:`stop_delivery` when it closes."""
+    frame) and ``seat_group`` (the group whose views it takes), and calls :meth:`start_delivery` when it opens and
+    :meth:`stop_delivery` when it closes."""
 
     sent_version = -1
     syncing: asyncio.Task | None = None

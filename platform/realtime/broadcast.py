@@ -122,10 +122,7 @@ async def _publish(update: Update) -> None:
     ]
     if together:
         sends.append(layer.group_send(update.table, {"type": MESSAGE_TYPE, "frames": together}))
-    if len(sends) == 1:
-        await sends[0]  # a move's one publish, awaited as it is (gathered, it would be a task of its own)
-    else:
-        await asyncio.gather(*sends)
+    await asyncio.gather(*sends)
 
 
 def relay_body(update: Update) -> bytes:

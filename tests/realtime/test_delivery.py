@@ -177,27 +177,19 @@ async def test_each_socket_takes_only_its_own_groups_view_from_the_tables_messag
         sockets[name], _ = await connect(f"/ws/match/{match.pk}/", user)
         await receive_until(sockets[name], "view")
     version = match.version + 5
-    views = {
-        match.group_name(0): updates.encode_frame("view", version, {"for": "seat0"}),
-        match.group_name(1): updates.encode_frame("view", version, {"for": "seat1"}),
-        match.group_name(None): updates.encode_frame("view", version, {"for": "spectators"}),
-    }
+
+    def views(version: int, groups: dict) -> dict:
+        return {group: updates.encode_frame("view", version, {"for": name}) for name, group in groups.items()}
+
+    groups = {"seat0": match.group_name(0), "seat1": match.group_name(1), "spectators": match.group_name(None)}
     layer = get_channel_layer()
-    await layer.group_send(match.group_name("all"), {"type": MESSAGE_TYPE, "frames": views})
+    await layer.group_send(match.group_name("all"), {"type": MESSAGE_TYPE, "frames": views(version, groups)})
     for name, socket in sockets.items():
         got = await receive_until(socket, "view")
         assert got["d"] == {"for": name}
         assert await socket.receive_nothing(0.2)
-    del views[match.group_name(None)]
-    await layer.group_send(
-        match.group_name("all"),
-        {
-            "type": MESSAGE_TYPE,
-            "frames": {
-                group: text.replace(f'"v":{version}', f'"v":{version + 1}') for group, text in views.items()
-            },
-        },
-    )
+    del groups["spectators"]
+    await layer.group_send(match.group_name("all"), {"type": MESSAGE_TYPE, "frames": views(version + 1, groups)})
     assert (await receive_until(sockets["seat1"], "view"))["d"] == {"for": "seat1"}
     assert await sockets["spectators"].receive_nothing(0.3)
     for socket in sockets.values():

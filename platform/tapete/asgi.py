@@ -15,10 +15,10 @@ from django.db import connections
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tapete.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up first)
 
 from botapi.asgi import BearerTokenRouter  # noqa: E402
+from realtime.session_stack import socket_session_stack  # noqa: E402
 from realtime.sockets import HandshakeGuard  # noqa: E402
 from tapete.origin import SameOriginValidator  # noqa: E402
 from tapete.routing import websocket_urlpatterns  # noqa: E402
@@ -34,7 +34,7 @@ def site_application(patterns: list) -> ProtocolTypeRouter:
             "websocket": HandshakeGuard(
                 BearerTokenRouter(
                     token_app=URLRouter(patterns),
-                    session_app=SameOriginValidator(AuthMiddlewareStack(URLRouter(patterns))),
+                    session_app=SameOriginValidator(socket_session_stack(URLRouter(patterns))),
                 )
             ),
         }

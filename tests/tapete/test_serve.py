@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import subprocess
+import sys
 import threading
 import time
 
@@ -124,3 +125,17 @@ def test_sigterm_closes_open_sockets_with_server_restarting_and_exits_within_two
             process.wait()
     assert codes == [CLOSE_RESTARTING] * len(sockets)
     assert exited_after < 2, f"the server took {exited_after:.1f} s to exit"
+
+
+def test_the_server_runs_on_uvloop():
+    """Daphne makes its loop when its server module is imported; the launcher's policy must be in force by then."""
+    probe = (
+        "import tapete.serve, daphne.server, uvloop;"
+        "from twisted.internet import reactor;"
+        "print(type(daphne.server.twisted_loop).__module__, type(reactor).__name__)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, env=child_env({}), capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["uvloop", "AsyncioSelectorReactor"]

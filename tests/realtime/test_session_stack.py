@@ -1,0 +1,55 @@
+"""A browser's websocket's session stack (``realtime.session_stack``): the session and the user resolved from the
+cookie as Channels' ``AuthMiddlewareStack`` resolves them, and the socket's frames sent straight to the server, not
+through Channels' session wrapper, which would read the session on every frame to save it on none."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.sessions import InstanceSessionWrapper
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+
+from realtime.session_stack import socket_session_stack
+from tests.turnengine.wsclient import session_cookie
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+class _WhoAmI(AsyncWebsocketConsumer):
+    """Answers with the scope's user and session key, and whether its ``send`` is the server's own."""
+
+    async def connect(self):
+        await self.accept()
+        await self.send(
+            text_data=f"{self.scope['user'].username}|{self.scope['session'].session_key}|"
+            f"{self.base_send == self.scope['test.server_send']}"
+        )
+
+
+async def _who(cookie: str | None) -> list[str]:
+    headers = [(b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())] if cookie else []
+    communicator = WebsocketCommunicator(socket_session_stack(_WhoAmI.as_asgi()), "/", headers=headers)
+    communicator.scope["test.server_send"] = communicator.output_queue.put  # what the test server sends with
+    connected, _ = await communicator.connect(timeout=5)
+    assert connected
+    answer = await communicator.receive_from(timeout=5)
+    await communicator.disconnect()
+    return answer.split("|")
+
+
+async def test_a_signed_in_browsers_socket_has_its_user_and_session_and_sends_straight_to_the_server(make_user):
+    user = await database_sync_to_async(make_user)("stacked")
+    cookie = await session_cookie(user)
+    assert await _who(cookie) == ["stacked", cookie, "True"]
+
+
+async def test_a_socket_without_a_cookie_is_anonymous():
+    assert await _who(None) == ["", "None", "True"]
+
+
+def test_channels_session_wrapper_saves_and_sets_cookies_on_http_responses_only():
+    """What leaving the wrapper out of a websocket relies on: it acts on no websocket message."""
+    acted_on = {*InstanceSessionWrapper.save_message_types, *InstanceSessionWrapper.cookie_response_message_types}
+    assert acted_on == {"http.response.start"}

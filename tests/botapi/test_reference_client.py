@@ -192,7 +192,9 @@ def test_the_reference_client_plays_through_spicys_challenge_grace_without_stall
                 )
                 held_back = 0
                 deadline = time.monotonic() + 90  # below the bot's 2 minutes: a stalled seat never gets there
-                while own_moves.count() < 4 and time.monotonic() < deadline:
+                # Until the grace has held a move back too: the bot may challenge or pass instead of playing a
+                # card, and only a card played holds the next move back.
+                while (own_moves.count() < 4 or not held_back) and time.monotonic() < deadline:
                     state = api.get(f"/tables/{match_id}/state").json()
                     assert state["d"]["status"] == "active"
                     if state["d"]["legal"]:

@@ -15,6 +15,8 @@ from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionM
 
 
 class SocketSessionMiddleware(SessionMiddleware):
+    """Channels' ``SessionMiddleware.__call__`` with the server's ``send`` passed on instead of the wrapper's."""
+
     async def __call__(self, scope, receive, send):
         wrapper = InstanceSessionWrapper(scope, send)
         await wrapper.resolve_session()

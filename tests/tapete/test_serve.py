@@ -130,7 +130,7 @@ def test_sigterm_closes_open_sockets_with_server_restarting_and_exits_within_two
 def test_the_server_runs_on_uvloop():
     """Daphne makes its loop when its server module is imported; the launcher's policy must be in force by then."""
     probe = (
-        "import tapete.serve, daphne.server, uvloop;"
+        "import tapete.serve, daphne.server;"
         "from twisted.internet import reactor;"
         "print(type(daphne.server.twisted_loop).__module__, type(reactor).__name__)"
     )

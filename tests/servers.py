@@ -48,6 +48,15 @@ def _log_file(name: str):
     return open(LOGS / f"{name}-{os.getpid()}-{time.monotonic_ns()}.log", "w+b")  # noqa: SIM115
 
 
+def server_probe(code: str) -> list[str]:
+    """The words a child Python process with a server's environment printed running ``code`` (it must succeed)."""
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=child_env({}), capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout.split()
+
+
 def child_env(env: dict[str, str]) -> dict[str, str]:
     """A server's or worker's environment: this process's, then what keeps the child one site with it (its secret
     key, which the sessions made here are hashed with; its instance name, which its Redis channels, queues and keys

@@ -36,6 +36,9 @@ And two things daphne does not do at all:
 Its event loop is uvloop's (Twisted's asyncio reactor runs on any asyncio loop): the server's CPU a move is about
 5 % lower than on asyncio's own loop and its p99 lower (``bench/RESULTS.md``).
 
+Its connections write at once (``tapete.immediate_writes``): Twisted's own TCP transport asks the loop to report
+the socket writable before it writes each frame.
+
 Daphne builds its websocket factory inside ``Server.run`` and calls its ``ready_callable`` just before the reactor
 starts: that is where the factory gets this module's protocol class (Twisted's ``Factory.protocol``) and its ping
 options (autobahn's ``setProtocolOptions``), and the HTTP factory its ``timeOut``. The close on shutdown runs in
@@ -63,9 +66,11 @@ asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
 from daphne.cli import CommandLineInterface  # noqa: E402  (after the loop policy)
 from daphne.server import Server  # noqa: E402  (after the loop policy)
 from daphne.ws_protocol import WebSocketProtocol  # noqa: E402  (after the loop policy)
-from twisted.internet import defer  # noqa: E402  (after the loop policy)
+from twisted.internet import defer, tcp  # noqa: E402  (after the loop policy)
 from twisted.internet.interfaces import IPushProducer  # noqa: E402  (after the loop policy)
 from zope.interface import implementer  # noqa: E402  (after the loop policy)
+
+from tapete.immediate_writes import ImmediateWriteServer  # noqa: E402  (after the loop policy)
 
 logger = logging.getLogger("tapete.websocket")
 
@@ -154,6 +159,12 @@ class BoundedServer(Server):
         super().__init__(*args, **kwargs)
         self._ready = self.ready_callable
         self.ready_callable = self._bound_websockets
+
+    def listen_success(self, port):
+        # Connections accepted on a TCP port write at once (tapete.immediate_writes says why).
+        if isinstance(port, tcp.Port) and port.transport is tcp.Server:
+            port.transport = ImmediateWriteServer
+        super().listen_success(port)
 
     def kill_all_applications(self):
         """Daphne's "before shutdown" step: close every open websocket with "server restarting", cancel every

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import socket
 import subprocess
-import sys
 import threading
 import time
 
@@ -21,7 +20,15 @@ import websockets
 
 from realtime.sockets import CLOSE_RESTARTING, CLOSE_SLOW_READER
 from tests.faults import RawWebSocket, close_code
-from tests.servers import ROOT, child_env, daphne_command, daphne_servers, free_port, wait_for_port
+from tests.servers import (
+    ROOT,
+    child_env,
+    daphne_command,
+    daphne_servers,
+    free_port,
+    server_probe,
+    wait_for_port,
+)
 
 PING_INTERVAL, PING_TIMEOUT = 1, 2
 PINGS = {"TAPETE_WS_PING_INTERVAL": str(PING_INTERVAL), "TAPETE_WS_PING_TIMEOUT": str(PING_TIMEOUT)}
@@ -134,8 +141,4 @@ def test_the_server_runs_on_uvloop():
         "from twisted.internet import reactor;"
         "print(type(daphne.server.twisted_loop).__module__, type(reactor).__name__)"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe], cwd=ROOT, env=child_env({}), capture_output=True, text=True, timeout=60
-    )
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["uvloop", "AsyncioSelectorReactor"]
+    assert server_probe(probe) == ["uvloop", "AsyncioSelectorReactor"]

@@ -8,11 +8,13 @@ loop's poller and one more pass of the loop for every websocket frame sent, abou
 (``bench/RESULTS.md``, 2026-12-07). asyncio's own transports try the socket first and keep only what it did not take;
 :class:`ImmediateWriteServer` does the same and leaves everything else to Twisted: a write behind buffered bytes, a
 rest the kernel did not take, a connection closing or lost (whose write Twisted's ``doWrite`` finds failing and
-closes as it always does), the producer's pause (which only a buffer past its ``bufferSize`` triggers).
+closes as it always does), an aborted connection (whose buffered bytes Twisted drops), the producer's pause (which
+only a buffer past its ``bufferSize`` triggers).
 
 ``tapete.serve`` installs it through the port's ``transport`` attribute, which Twisted's ``tcp.Port`` documents as
-the class to replace for another sort of transport. It reads three of Twisted's implementation attributes
-(``dataBuffer``, ``_tempDataLen``, ``_writeDisconnected``): ``tests/tapete/test_immediate_writes.py`` pins them.
+the class to replace for another sort of transport. It reads four of Twisted's implementation attributes
+(``dataBuffer``, ``_tempDataLen``, ``_writeDisconnected``, ``_aborting``): ``tests/tapete/test_immediate_writes.py``
+pins them.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ class ImmediateWriteServer(tcp.Server):
             or self.TLS
             or not self.connected
             or self.disconnecting
+            or self._aborting
             or self._writeDisconnected
             or self.dataBuffer
             or self._tempDataLen

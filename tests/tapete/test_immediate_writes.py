@@ -1,6 +1,6 @@
 """The server's TCP transport writes at once (platform/tapete/immediate_writes.py), on real connected sockets: a write
 with nothing waiting reaches the peer without the reactor's help, a rest the kernel does not take waits in order
-behind it, a lost connection fails through Twisted's own ``doWrite``, and ``tapete.serve`` installs the transport on
+behind it, a lost connection fails through Twisted's own ``doWrite``, an aborted one sends nothing more, and ``tapete.serve`` installs the transport on
 the ports it listens on.
 
 Twisted's stock transport is the control in the first test: each assertion there fails if the override stops
@@ -14,7 +14,7 @@ import socket
 import pytest
 from twisted.internet import main, tcp
 from twisted.internet.protocol import Protocol
-from twisted.internet.testing import MemoryReactor
+from twisted.internet.testing import MemoryReactorClock
 
 from tapete.immediate_writes import ImmediateWriteServer
 from tests.servers import server_probe
@@ -28,7 +28,7 @@ def connection():
     def make(transport_class):
         ours, peer = socket.socketpair()
         peer.setblocking(False)
-        reactor = MemoryReactor()
+        reactor = MemoryReactorClock()
         transport = transport_class(ours, Protocol(), ("127.0.0.1", 1), None, 1, reactor)
         made.append((ours, peer))
         return transport, reactor, peer
@@ -88,6 +88,13 @@ def test_a_lost_connection_fails_through_twisteds_own_write(connection):
     transport.write(b"to nobody")  # no exception here: the reactor's write finds the loss
     assert transport in reactor.getWriters()
     assert transport.doWrite() is main.CONNECTION_LOST
+
+
+def test_an_aborted_connection_sends_nothing_more(connection):
+    transport, reactor, peer = connection(ImmediateWriteServer)
+    transport.abortConnection()
+    transport.write(b"after the abort")  # Twisted's own write, whose buffer an aborted connection never sends
+    assert _read_all(peer) == b""
 
 
 def test_the_server_installs_it_on_the_tcp_ports_it_listens_on():

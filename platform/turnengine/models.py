@@ -5,6 +5,7 @@ engine plays it. Its ``state`` is the game's plain-JSON state, its ``version`` c
 row changes only through the one writer, ``turnengine.writer``, under the row's lock (``tests/turnengine/test_writer.py``).
 """
 
+import functools
 import hashlib
 import secrets as token_source
 
@@ -20,6 +21,13 @@ def new_seed() -> str:
 
 def new_invite_token() -> str:
     return token_source.token_urlsafe(12)
+
+
+@functools.lru_cache(maxsize=4096)
+def seed_digest(seed: str) -> str:
+    """SHA-256 of a seed, in hex. Every frame of a new version carries its match's (``seat_frames.match_meta``): kept
+    for the matches being played rather than hashed again on every move."""
+    return hashlib.sha256(seed.encode()).hexdigest()
 
 
 class Match(models.Model):
@@ -111,7 +119,7 @@ class Match(models.Model):
     @property
     def seed_hash(self) -> str:
         """SHA-256 of the secret seed: shown from the start, so the seed published at the end can be checked."""
-        return hashlib.sha256(self.seed.encode()).hexdigest()
+        return seed_digest(self.seed)
 
     @property
     def seed_is_public(self) -> bool:

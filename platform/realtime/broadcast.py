@@ -122,10 +122,9 @@ async def _publish(update: Update) -> None:
     ]
     if together:
         sends.append(layer.group_send(update.table, {"type": MESSAGE_TYPE, "frames": together}))
-    if len(sends) == 1:
-        await sends[0]  # a move's one publish: no task of its own, as gather would make
-    else:
-        await asyncio.gather(*sends)
+    # Gathered even when there is one: awaited as is, a publish cut off by the timeout was cancelled inside the Redis
+    # client itself, and twice in CI (with that alone in common) a Redis outage then ran a seat's clock out.
+    await asyncio.gather(*sends)
 
 
 def relay_body(update: Update) -> bytes:

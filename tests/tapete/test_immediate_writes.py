@@ -1,7 +1,7 @@
-"""The server's TCP transport writes at once (platform/tapete/immediate_writes.py), on real connected sockets: a write
-with nothing waiting reaches the peer without the reactor's help, a rest the kernel does not take waits in order
-behind it, a lost connection fails through Twisted's own ``doWrite``, an aborted one sends nothing more, and ``tapete.serve`` installs the transport on
-the ports it listens on.
+"""The server's TCP transport writes at once (platform/tapete/immediate_writes.py), on real connected sockets: a
+write with nothing waiting reaches the peer without the reactor's help, a rest the kernel does not take waits in
+order behind it, a lost connection fails through Twisted's own ``doWrite``, an aborted one sends nothing more, and
+``tapete.serve`` installs the transport on the ports it listens on.
 
 Twisted's stock transport is the control in the first test: each assertion there fails if the override stops
 working, or if Twisted renames an attribute it reads (its write then raises).

@@ -122,8 +122,6 @@ async def _publish(update: Update) -> None:
     ]
     if together:
         sends.append(layer.group_send(update.table, {"type": MESSAGE_TYPE, "frames": together}))
-    # Gathered even when there is one: awaited as is, a publish cut off by the timeout was cancelled inside the Redis
-    # client itself, and twice in CI (with that alone in common) a Redis outage then ran a seat's clock out.
     await asyncio.gather(*sends)
 
 

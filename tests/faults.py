@@ -1,5 +1,6 @@
-"""Fault injection for the tests: a TCP proxy that can cut a service off, as a network outage would, and a
-websocket client that misbehaves as a stalled or broken peer does.
+"""Fault injection for the tests: a TCP proxy that can cut a service off, as a network outage would, a websocket
+client that misbehaves as a stalled or broken peer does, and a channel layer that loses the heartbeat's probes
+(``lose_probes``), as Redis does while a process is not subscribed.
 
 ``TcpProxy`` listens on a free local port and forwards every connection to a target (Redis, PostgreSQL, daphne).
 ``drop()`` drops every open connection once; ``cut()`` drops them and refuses new ones until ``restore()``;
@@ -18,6 +19,7 @@ import struct
 import threading
 import time
 
+from realtime.layerwatch import MESSAGE_TYPE
 from tests.servers import free_port
 
 
@@ -208,3 +210,18 @@ def _parse_frame(data: bytes) -> tuple[int, bytes, bytes] | None:
     if len(data) < offset + size:
         return None
     return opcode, data[offset : offset + size], data[offset + size :]
+
+
+def lose_probes(monkeypatch, layer, count: float = float("inf")) -> None:
+    """``layer`` takes the next ``count`` probes of the heartbeat's watch (``realtime.layerwatch``) and never delivers
+    them, as Redis does while this process is not subscribed; every other message goes through."""
+    send = layer.send
+    left = [count]
+
+    async def lossy(channel, message):
+        if message.get("type") == MESSAGE_TYPE and left[0] > 0:
+            left[0] -= 1
+            return
+        await send(channel, message)
+
+    monkeypatch.setattr(layer, "send", lossy)

@@ -20,6 +20,10 @@ part, it
    have that version asks ``sync``. It lets the event loop run between two matches, so that a beat over a
    thousand sockets does not hold up the moves that come meanwhile.
 
+Before each part, a probe through the channel layer (``realtime.layerwatch``) tells whether this process hears it:
+while it does not, and once more when it does again, every socket of the process that is behind is healed at once
+(:meth:`Heartbeat.heal_all`), however young its match's last commit, since no view is on its way then.
+
 A failing beat (the database down) is logged in one line and the next one tries again.
 """
 
@@ -35,6 +39,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from realtime.broadcast import run_writer
+from realtime.layerwatch import LayerWatch
 from realtime.weakgroups import WeakGroups
 from turnengine import timers, updates
 from turnengine.models import Match
@@ -75,27 +80,26 @@ class Heartbeat:
         period = settings.TAPETE_HEARTBEAT_SECONDS
         parts = beat_parts(period)
         part = 0
-        while True:
-            await asyncio.sleep(period / parts)
-            try:
-                await self.beat(part, parts)
-            except Exception as error:  # noqa: BLE001  (the next beat tries again)
-                logger.warning("heartbeat failed: %s", type(error).__name__)
-            part = (part + 1) % parts
+        watch = LayerWatch()
+        try:
+            while True:
+                await asyncio.sleep(period / parts)
+                try:
+                    if await watch.tick():
+                        await self.heal_all()
+                    await self.beat(part, parts)
+                except Exception as error:  # noqa: BLE001  (the next beat tries again)
+                    logger.warning("heartbeat failed: %s", type(error).__name__)
+                part = (part + 1) % parts
+        finally:
+            watch.close()
 
     async def beat(self, part: int = 0, parts: int = 1) -> None:
         """One beat over the match sockets of this process whose match is in ``part`` of ``parts`` (all of them by
         default: the task's body; tests call it directly)."""
         by_match = self.sockets.members(where=None if parts == 1 else lambda match_id: match_id % parts == part)
-        if not by_match:
-            return
         now = timezone.now()
-        current = await database_sync_to_async(current_versions)(list(by_match))
-        for match_id, sockets in by_match.items():
-            if match_id not in current:
-                continue
-            version, late = current[match_id]
-            behind = [socket for socket in sockets if socket.sent_version < version]
+        async for match_id, sockets, version, late, behind in self._compare(by_match):
             if not late:  # the last commit is younger than the bound: its views are still on their way
                 sockets = [socket for socket in sockets if socket not in behind]
             elif behind:
@@ -107,6 +111,26 @@ class Heartbeat:
             # event loop while it wrote to every socket of the process, and the moves that came meanwhile waited
             # (up to 108 ms every beat at 1,000 sockets: bench/RESULTS.md, 2026-12-06, 15:04–15:21).
             await asyncio.sleep(0)
+
+    async def heal_all(self) -> None:
+        """Bring every socket of this process that is behind up to date now, however young its match's last commit:
+        the channel layer was not heard (``realtime.layerwatch``), so no view is on its way."""
+        now = timezone.now()
+        async for match_id, _sockets, version, _late, behind in self._compare(self.sockets.members()):
+            if behind:
+                await self.heal(match_id, version, behind, now=now)
+
+    @staticmethod
+    async def _compare(by_match: dict):
+        """For each match of ``by_match`` (match id -> its sockets) found in the database, in one query: its id, its
+        sockets, its version, whether its views are late (``current_versions``) and the sockets behind it."""
+        if not by_match:
+            return
+        current = await database_sync_to_async(current_versions)(list(by_match))
+        for match_id, sockets in by_match.items():
+            if match_id in current:
+                version, late = current[match_id]
+                yield match_id, sockets, version, late, [socket for socket in sockets if socket.sent_version < version]
 
     async def heal(self, match_id: int, version: int, behind: list, *, now) -> None:
         """Re-arm the clocks of the seats whose view is late, then send each socket that is behind its snapshot, then

@@ -17,7 +17,8 @@
 * Delivery: a deadline never plays a timeout against a seat that could not see the position. While the current
   version's frames could not be published (``writer.mark_undelivered``), :func:`match_expire` holds off for
   :func:`delivery_hold`; a seat whose view the heartbeat delivered late has its running clock re-armed
-  (:func:`seats_rearm`, ``realtime.heartbeat``).
+  (:func:`seats_rearm`, ``realtime.heartbeat``): after the delivery bound, or at once while its process does not
+  hear the channel layer (frames published then were lost there, though Redis took them: ``realtime.layerwatch``).
 * :func:`sweep` (Celery beat) queues the deadlines that come near (a commit queues its deadline itself only when
   it falls within two sweeps), re-queues deadlines and bot moves whose task was lost, and closes tables nobody
   started. The same beat task closes the connections of dead server processes (``presence.sweep_dead_processes``).

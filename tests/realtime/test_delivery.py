@@ -17,6 +17,7 @@ from django.utils import timezone
 from realtime.broadcast import MESSAGE_TYPE, broadcast, broadcast_sync
 from realtime.heartbeat import HEARTBEAT, Heartbeat, beat_parts
 from tests.conftest import committed_updates, play_bid_then_dudo
+from tests.faults import lose_probes
 from tests.servers import free_port
 from tests.turnengine.wsclient import connect, receive, receive_until
 from turnengine import clocks, outbox, services, timers, updates, writer
@@ -132,6 +133,54 @@ async def test_a_view_still_within_the_delivery_bound_is_left_alone(start_table)
     await match.arefresh_from_db()
     assert match.clock["since"][awaited] == since
     await socket.disconnect()
+
+
+async def _young_move_unheard_by_the_awaited_seat(start_table):
+    """A table whose awaited seat's socket is open, and a move made a second ago whose frames were lost (younger
+    than the delivery bound): the socket, the match and the awaited seat's clock start at the commit."""
+    match, users = await database_sync_to_async(start_table)("perudo", 2)
+    awaited = 1 - _first_bid(match)[0]
+    socket, _ = await connect(f"/ws/match/{match.pk}/", users[awaited])
+    await receive_until(socket, "view")
+    await _move_whose_frames_are_lost(match, users, ago=timedelta(seconds=1))
+    return socket, match, awaited, match.clock["since"][awaited]
+
+
+@pytest.mark.asyncio
+async def test_heal_all_brings_a_socket_behind_a_young_commit_up_to_date_and_re_arms_its_clock(start_table):
+    socket, match, awaited, since = await _young_move_unheard_by_the_awaited_seat(start_table)
+    await HEARTBEAT.heal_all()
+    view = await receive_until(socket, "view")
+    assert view["v"] == match.version and view["d"]["snapshot"] and view["d"]["seat"] == awaited
+    await match.arefresh_from_db()
+    assert match.clock["since"][awaited] >= since + 1000, "re-armed at the heal, a second after the commit"
+    await HEARTBEAT.heal_all()  # up to date: no view again (the re-arm's new clocks come in a presence frame)
+    frames = []
+    while not await socket.receive_nothing(0.3):
+        frames.append(await receive(socket))
+    assert [frame["t"] for frame in frames if frame["t"] == "view"] == []
+    await socket.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_a_scheduled_heartbeat_heals_a_young_commit_at_once_when_the_layer_loses_its_probes(
+    start_table, settings, monkeypatch
+):
+    """The ordinary beat leaves a socket behind a young commit alone (its view is on its way: with a bound of a
+    minute here, for a minute); when the probes are lost, views may be lost too, and the heartbeat brings that socket
+    up to date and re-arms its seat's clock at once."""
+    settings.TAPETE_DELIVERY_BOUND_SECONDS = 60
+    settings.TAPETE_HEARTBEAT_SECONDS = 0.2
+    settings.TAPETE_SCHEDULE_HEARTBEAT = True
+    lose_probes(monkeypatch, get_channel_layer())
+    socket, match, awaited, since = await _young_move_unheard_by_the_awaited_seat(start_table)
+    try:
+        view = await asyncio.wait_for(receive_until(socket, "view"), 10)
+    finally:
+        await socket.disconnect()
+    assert view["v"] == match.version and view["d"]["snapshot"]
+    await match.arefresh_from_db()
+    assert match.clock["since"][awaited] >= since + 1000
 
 
 @pytest.mark.asyncio

@@ -29,6 +29,8 @@ from django.db import connection, connections
 
 from lobby import services as lobby
 from realtime.broadcast import broadcast_sync
+from realtime.channel_layer import RedisPubSubLayer
+from realtime.layerwatch import LayerWatch
 from tests.faults import TcpProxy
 from tests.servers import (
     REAL_SERVICES,
@@ -274,3 +276,39 @@ def test_with_a_slow_database_views_never_go_backwards_nor_come_twice(make_user)
             seen_views.add(version)
             highest = version
         assert seat.connections == 1, "the socket closed under a slow database"
+
+
+@pytest.mark.asyncio
+async def test_with_redis_cut_off_the_watch_heals_every_tick_until_a_probe_comes_back_then_once_more():
+    """What the heartbeat does each half second (``realtime.layerwatch``), on a Redis layer behind the proxy: while
+    Redis is cut off, and after it returns until this process hears a probe again (channels_redis subscribes again
+    up to a second after the publishers can send), every tick asks to heal every match; once more after a probe
+    came back (what was lost before it is read from the database then); then nothing."""
+
+    async def heard() -> None:
+        while watch.heard < watch.sent:
+            await asyncio.sleep(0.01)
+
+    with TcpProxy(urlsplit(REDIS_URL).hostname, urlsplit(REDIS_URL).port or 6379) as proxy:
+        layer = RedisPubSubLayer(hosts=[{"address": _through(proxy, REDIS_URL)}], prefix="test-watch")
+        watch = LayerWatch(layer)
+        try:
+            for _ in range(3):
+                assert await watch.tick() is False
+                await asyncio.wait_for(heard(), 10)
+            proxy.cut()
+            assert [await watch.tick() for _ in range(3)] == [True, True, True]
+            returned_at = watch.sent
+            proxy.restore()
+            until_heard = []
+            while watch.heard <= returned_at and len(until_heard) < 50:
+                until_heard.append(await watch.tick())
+                await asyncio.sleep(0.2)
+            assert until_heard and all(until_heard) and watch.heard > returned_at, until_heard
+            await asyncio.wait_for(heard(), 10)
+            assert await watch.tick() is True
+            await asyncio.wait_for(heard(), 10)
+            assert await watch.tick() is False
+        finally:
+            watch.close()
+            await layer.flush()

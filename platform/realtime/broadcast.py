@@ -122,7 +122,10 @@ async def _publish(update: Update) -> None:
     ]
     if together:
         sends.append(layer.group_send(update.table, {"type": MESSAGE_TYPE, "frames": together}))
-    await asyncio.gather(*sends)
+    if len(sends) == 1:
+        await sends[0]  # a move's one publish: no task of its own, as gather would make
+    else:
+        await asyncio.gather(*sends)
 
 
 def relay_body(update: Update) -> bytes:

@@ -30,17 +30,17 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path
 
 from bench.proc_usage import rss_kib
-from realtime.dispatch import DispatchWithoutDatabaseHop
+from realtime.dispatch import MessageLoop
 from tapete.asgi import site_application
 from tapete.routing import websocket_urlpatterns
 
 
-class EchoConsumer(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
+class EchoConsumer(MessageLoop, AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         await self.send(text_data=text_data, bytes_data=bytes_data)
 
 
-class PairEchoConsumer(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
+class PairEchoConsumer(MessageLoop, AsyncWebsocketConsumer):
     async def connect(self):
         self.group = f"echo.{self.scope['url_route']['kwargs']['pair']}"
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -56,7 +56,7 @@ class PairEchoConsumer(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
         await self.send(text_data=message["text"])
 
 
-class MemoryConsumer(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
+class MemoryConsumer(MessageLoop, AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         gc.collect()
         await self.send(text_data=json.dumps({"pid": os.getpid(), "rss_kib": rss_kib()}))
@@ -126,7 +126,7 @@ def attribute_sizes(old_ids: set[int]) -> dict:
     }
 
 
-class BreakdownConsumer(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
+class BreakdownConsumer(MessageLoop, AsyncWebsocketConsumer):
     before: tuple | None = None
 
     async def receive(self, text_data=None, bytes_data=None):

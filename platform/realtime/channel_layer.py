@@ -13,7 +13,8 @@ closed while frames were sent to their group left dozens subscribed (``tests/rea
 Reported upstream as django/channels_redis#276 ("Memory leak when using channels_redis when using PubSub layer"),
 where the layer's author names the cause and the missing counterpart of ``new_channel()``; his code comment in
 ``receive()`` calls it ``delete_channel()``. This module adds it, and ``realtime.sockets.FrameSocket`` calls it
-when its consumer ends, whatever ended it.
+when its consumer ends, whatever ended it. (The site's consumers now run their own loop, ``realtime.dispatch``, which
+always has a ``receive()`` pending when it ends; this stays as the guarantee that does not depend on it.)
 
 **In memory** (``InMemoryLayer``, the embedded default's): Channels' in-memory layer sweeps every channel's queue
 and every group's members for expired entries on each ``receive()`` and ``group_send()``, so each message cost a walk

@@ -1,22 +1,111 @@
-"""Channels' message dispatch for the site's websocket consumers, without its database-thread hop per message.
+"""Channels' consumer loop for the site's websocket consumers, with two costs per message left out.
 
-Since Channels 4.2, ``AsyncConsumer.dispatch`` runs ``close_old_connections`` through ``sync_to_async`` before every
-handler. That call runs on the process's single database thread, so every frame relayed to a socket (two per move
-at a 2-seat table, per process) queued there behind the moves being committed: under load on PostgreSQL most of a
-move's round trip was spent waiting for that thread (``bench/ws_load.py``). The site's consumers reach the
-database only through ``database_sync_to_async``, which closes stale connections before and after each call
-itself, so the hop adds nothing for them and is left out here. Measured against the stock method at 250 games
-(``bench/RESULTS.md``, 2026-12-03): with the hop, every move's round trip was 8-13 ms slower at p50.
+``MessageLoop`` is ``channels.consumer.AsyncConsumer.__call__`` (Channels 4.3) with its own loop and dispatch:
+
+* **No task and no ``asyncio.wait`` per message.** Channels' ``await_many_dispatch`` makes a new task for each
+  message it awaits (one per source: the client's frames and the channel layer's) and waits for the first with
+  ``asyncio.wait``, which hooks and unhooks a callback on each: about 6 % of a server's samples at 500 games
+  (``bench/RESULTS.md``). Here one task per source, for the consumer's life, puts what it receives in the
+  consumer's :class:`Inbox`, and the consumer takes its messages from there one at a time, in the order they came,
+  in its own task, as Channels does. A source that fails fails the consumer, as in Channels.
+* **No database-thread hop per message.** Since Channels 4.2, ``AsyncConsumer.dispatch`` runs
+  ``close_old_connections`` through ``sync_to_async`` before every handler. That call runs on the process's single
+  database thread, so every frame relayed to a socket queued there behind the moves being committed: under load on
+  PostgreSQL most of a move's round trip was spent waiting for that thread. The site's consumers reach the database
+  only through ``database_sync_to_async``, which closes stale connections before and after each call itself, so the
+  hop adds nothing for them. Measured against the stock method at 250 games (``bench/RESULTS.md``, 2026-12-03):
+  with the hop, every move's round trip was 8-13 ms slower at p50.
+
+``tests/realtime/test_dispatch_pin.py`` pins the Channels code this stands in for: if Channels changes it, the test
+says so, and this module is to be compared with the new version.
 """
 
+from __future__ import annotations
+
+import asyncio
+import functools
+
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
+from channels.layers import get_channel_layer
 
 
-class DispatchWithoutDatabaseHop:
+class MessageLoop:
     """Mix in before a Channels consumer class."""
+
+    async def __call__(self, scope, receive, send) -> None:
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        sources = [receive]
+        if self.channel_layer is not None:
+            self.channel_name = await self.channel_layer.new_channel()
+            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
+            sources.append(self.channel_receive)
+        self.base_send = send
+        try:
+            await dispatch_in_turn(sources, self.dispatch)
+        except StopConsumer:
+            pass
 
     async def dispatch(self, message: dict) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+
+class Inbox:
+    """What a consumer's sources received and it has not handled yet, in the order it came. Not an ``asyncio.Queue``:
+    one weighs 3.2 KiB (three deques and an event), 2.5 KiB more per idle socket than Channels' loop (``bench/
+    idle_sockets.py``), and each socket holds one."""
+
+    __slots__ = ("items", "waiter")
+
+    def __init__(self) -> None:
+        self.items: list = []
+        self.waiter: asyncio.Future | None = None
+
+    def put(self, item) -> None:
+        self.items.append(item)
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    async def get(self):
+        while not self.items:
+            self.waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self.waiter
+            finally:
+                self.waiter = None
+        return self.items.pop(0)
+
+
+async def dispatch_in_turn(sources: list, dispatch) -> None:
+    """Await messages from every one of ``sources`` (coroutine functions) at once and hand each to ``dispatch``, one
+    at a time, in the order they came, until ``dispatch`` or a source raises."""
+    inbox = Inbox()
+
+    async def pump(source) -> None:
+        try:
+            while True:
+                inbox.put((await source(), None))
+        except asyncio.CancelledError:
+            raise
+        except BaseException as error:  # noqa: BLE001  (handed to the consumer, which raises it)
+            inbox.put((None, error))
+
+    pumps = [asyncio.ensure_future(pump(source)) for source in sources]
+    try:
+        while True:
+            message, error = await inbox.get()
+            if error is not None:
+                raise error
+            await dispatch(message)
+    finally:
+        for task in pumps:
+            task.cancel()
+        for task in pumps:
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass

@@ -37,7 +37,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
-from realtime.dispatch import DispatchWithoutDatabaseHop
+from realtime.dispatch import MessageLoop
 from realtime.errors import MESSAGES, transport_error
 from realtime.frames import KINDS, ClientMessage, parse_client_frame
 from realtime.ratelimit import SocketRegister, TokenBucket
@@ -115,7 +115,7 @@ class HandshakeGuard:
             await send({"type": "websocket.close", "code": CLOSE_SERVER_ERROR})
 
 
-class FrameSocket(DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
+class FrameSocket(MessageLoop, AsyncWebsocketConsumer):
     """Subclasses implement :meth:`open` (after admission; call :meth:`refuse` or ``accept``), :meth:`handle`
     (one parsed message) and optionally :meth:`closed`; ``kinds`` is the allow-list of client frames."""
 

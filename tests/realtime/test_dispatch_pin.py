@@ -1,18 +1,57 @@
-"""``realtime.dispatch`` replaces Channels' ``AsyncConsumer.dispatch`` to skip its database-thread hop (a measured
-win: see the module). These tests pin what that replacement assumes of Channels, so an upgrade that changes the
-stock method fails here instead of silently diverging: the stock method still makes the hop, still does nothing
-else, and the replacement does the rest exactly as it does."""
+"""``realtime.dispatch`` replaces Channels' ``AsyncConsumer.__call__`` (its loop) and ``AsyncConsumer.dispatch`` (to
+skip its database-thread hop): measured wins, see the module. These tests pin what the replacement assumes of
+Channels, so an upgrade that changes the stock methods fails here instead of silently diverging: the stock methods
+are still the ones copied, the stock dispatch still makes the hop and does nothing else, the replacement does the
+rest exactly as it does, and its loop hands over the messages of both sources in order and ends as Channels'
+does."""
 
+import asyncio
 import inspect
 import textwrap
 
 import pytest
 from channels import consumer as channels_consumer
 from channels.consumer import AsyncConsumer
+from channels.exceptions import StopConsumer
+from channels.layers import get_channel_layer
 
-from realtime.dispatch import DispatchWithoutDatabaseHop
+from realtime.dispatch import MessageLoop, dispatch_in_turn
 
-# Channels 4.2 / 4.3's AsyncConsumer.dispatch, which DispatchWithoutDatabaseHop copies less the hop.
+# Channels 4.3's AsyncConsumer.__call__, which MessageLoop copies with its own loop (dispatch_in_turn, not
+# await_many_dispatch; and no async_to_sync branch: the site's consumers are all asynchronous).
+STOCK_CALL = '''
+async def __call__(self, scope, receive, send):
+    """
+    Dispatches incoming messages to type-based handlers asynchronously.
+    """
+    self.scope = scope
+
+    # Initialize channel layer
+    self.channel_layer = get_channel_layer(self.channel_layer_alias)
+    if self.channel_layer is not None:
+        self.channel_name = await self.channel_layer.new_channel()
+        self.channel_receive = functools.partial(
+            self.channel_layer.receive, self.channel_name
+        )
+    # Store send function
+    if self._sync:
+        self.base_send = async_to_sync(send)
+    else:
+        self.base_send = send
+    # Pass messages in from channel layer or client to dispatch method
+    try:
+        if self.channel_layer is not None:
+            await await_many_dispatch(
+                [receive, self.channel_receive], self.dispatch
+            )
+        else:
+            await await_many_dispatch([receive], self.dispatch)
+    except StopConsumer:
+        # Exit cleanly
+        pass
+'''
+
+# Channels 4.2 / 4.3's AsyncConsumer.dispatch, which MessageLoop copies less the hop.
 STOCK_DISPATCH = '''
 async def dispatch(self, message):
     """
@@ -39,8 +78,15 @@ class Stock(Recorder, AsyncConsumer):
     pass
 
 
-class Ours(DispatchWithoutDatabaseHop, Recorder, AsyncConsumer):
+class Ours(MessageLoop, Recorder, AsyncConsumer):
     pass
+
+
+def test_channels_consumer_loop_is_the_method_we_copied():
+    source = textwrap.dedent(inspect.getsource(AsyncConsumer.__call__))
+    assert source.strip() == STOCK_CALL.strip(), (
+        "Channels changed AsyncConsumer.__call__: check realtime/dispatch.py against it, then update this copy"
+    )
 
 
 def test_channels_dispatch_is_the_method_we_copied():
@@ -73,3 +119,58 @@ async def test_a_message_without_a_handler_fails_the_same_way(message):
             await consumer.dispatch(message)
         errors.append(str(error.value))
     assert errors[0] == errors[1]
+
+
+class Stopping(Recorder):
+    async def websocket_disconnect(self, message):
+        raise StopConsumer
+
+
+class OursStopping(MessageLoop, Stopping, AsyncConsumer):
+    pass
+
+
+async def test_the_loop_hands_over_both_sources_messages_in_order_and_ends_as_channels_does():
+    """A consumer run by the loop gets its client's messages and its channel's, each once, in the order they came;
+    a handler raising StopConsumer ends it cleanly."""
+    client: asyncio.Queue = asyncio.Queue()
+    consumer = OursStopping()
+    run = asyncio.ensure_future(consumer({"type": "websocket"}, client.get, None))
+    while not getattr(consumer, "channel_name", None):
+        await asyncio.sleep(0)
+    layer = get_channel_layer()
+    await client.put({"type": "frame.relay", "n": 1})
+    await layer.send(consumer.channel_name, {"type": "frame.relay", "n": 2})
+    await client.put({"type": "frame.relay", "n": 3})
+    while len(consumer.handled) < 3:
+        await asyncio.sleep(0.01)
+    await layer.send(consumer.channel_name, {"type": "frame.relay", "n": 4})
+    while len(consumer.handled) < 4:
+        await asyncio.sleep(0.01)
+    await client.put({"type": "websocket.disconnect", "code": 1000})
+    await asyncio.wait_for(run, 5)
+    assert sorted(message["n"] for message in consumer.handled[:3]) == [1, 2, 3]
+    assert [message["n"] for message in consumer.handled if message["n"] in (1, 3)] == [1, 3]
+    assert consumer.handled[3]["n"] == 4
+
+
+async def test_a_failing_source_fails_the_consumer_and_the_other_source_is_cancelled():
+    other = asyncio.Event()
+    cancelled = []
+
+    async def broken():
+        raise ConnectionError("gone")
+
+    async def waiting():
+        try:
+            await other.wait()
+        except asyncio.CancelledError:
+            cancelled.append(True)
+            raise
+
+    async def dispatch(message):
+        raise AssertionError("nothing to dispatch")
+
+    with pytest.raises(ConnectionError):
+        await asyncio.wait_for(dispatch_in_turn([broken, waiting], dispatch), 5)
+    assert cancelled == [True]

@@ -12,6 +12,7 @@ queues, which is a different fault).
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import os
 import socket
@@ -225,3 +226,23 @@ def lose_probes(monkeypatch, layer, count: float = float("inf")) -> None:
         await send(channel, message)
 
     monkeypatch.setattr(layer, "send", lossy)
+
+
+async def watch_answers(watch, since: int) -> list[tuple[bool, bool]]:
+    """Tick ``watch`` (a ``realtime.layerwatch.LayerWatch``) every 0.1 s until it has asked for nothing three ticks in
+    a row (at most 100 ticks): each tick's answer (heal every match?), with whether a probe sent after probe number
+    ``since`` had come back when it answered."""
+    answers: list[tuple[bool, bool]] = []
+    while len(answers) < 100 and not (len(answers) >= 3 and not any(heal for heal, _ in answers[-3:])):
+        heal = await watch.tick()
+        answers.append((heal, watch.heard > since))
+        await asyncio.sleep(0.1)
+    return answers
+
+
+def assert_heals_until_heard(answers: list[tuple[bool, bool]]) -> None:
+    """Every tick asked to heal until one answered after a probe had come back, and none after that."""
+    heals = [heal for heal, _ in answers]
+    quiet = heals.index(False)
+    assert quiet > 0 and all(heals[:quiet]) and not any(heals[quiet:]), answers
+    assert answers[quiet - 1][1], f"the last heal comes once a probe came back: {answers}"

@@ -12,8 +12,8 @@ So at every part of its beat the heartbeat sends a numbered probe to a channel o
 layer, and a task here receives them. :meth:`LayerWatch.tick` says when the heartbeat must heal every match of the
 process at once (``Heartbeat.heal_all``), however young its last commit:
 
-* while the layer is **deaf**: the last probe could not be sent, or the one before it has not come back (it had
-  half a second at the default period, a whole one at most);
+* while the layer is **deaf**: the last probe could not be sent (within ``SEND_TIMEOUT_SECONDS``), or the one before
+  it has not come back (it had half a second at the default period, a whole one at most);
 * once more when a probe comes back after the layer was deaf or after a probe was lost (the numbers skip one).
 
 A probe that came back was published after this process was subscribed again, and the heal reads the database after
@@ -31,6 +31,8 @@ from channels.layers import get_channel_layer
 logger = logging.getLogger("tapete.delivery")
 
 MESSAGE_TYPE = "layer.probe"
+# A probe not sent within this counts as not sent: a Redis that drops packets would otherwise hold the heartbeat.
+SEND_TIMEOUT_SECONDS = 1.0
 
 
 class LayerWatch:
@@ -48,10 +50,8 @@ class LayerWatch:
         """Send the next probe; whether every match of the process must be healed now."""
         self.sent += 1
         try:
-            if self.channel is None:
-                self.channel = await self.layer.new_channel("tapete.probe.")
-                self.receiver = asyncio.get_running_loop().create_task(self._receive(self.channel))
-            await self.layer.send(self.channel, {"type": MESSAGE_TYPE, "n": self.sent})
+            # wait_for, as broadcast does: the cancellation at the timeout stays in a task of its own.
+            await asyncio.wait_for(self._send(), SEND_TIMEOUT_SECONDS)
         except Exception:  # noqa: BLE001  (the layer unreachable: deaf until a probe comes back)
             self.failed = True
         else:
@@ -67,6 +67,12 @@ class LayerWatch:
                 logger.warning("the channel layer is heard again")
         self.deaf, self.skipped = deaf, False
         return heal
+
+    async def _send(self) -> None:
+        if self.channel is None:
+            self.channel = await self.layer.new_channel("tapete.probe.")
+            self.receiver = asyncio.get_running_loop().create_task(self._receive(self.channel))
+        await self.layer.send(self.channel, {"type": MESSAGE_TYPE, "n": self.sent})
 
     async def _receive(self, channel: str) -> None:
         while True:

@@ -18,7 +18,7 @@ from channels.layers import get_channel_layer
 from realtime.dispatch import MessageLoop, dispatch_in_turn
 
 # Channels 4.3's AsyncConsumer.__call__, which MessageLoop copies with its own loop (dispatch_in_turn, not
-# await_many_dispatch; and no async_to_sync branch: the site's consumers are all asynchronous).
+# await_many_dispatch).
 STOCK_CALL = '''
 async def __call__(self, scope, receive, send):
     """

@@ -23,8 +23,10 @@ from bench.ws_load import (
     LOAD_GENERATOR,
     POSTGRES,
     SERVERS,
+    Stats,
     Step,
     create_tables,
+    drained,
     find_knee,
     knee_of,
     next_offered_load,
@@ -221,3 +223,20 @@ def test_a_knee_step_with_moves_reads_the_servers_and_postgresql_cpu(sent):
     assert step.cpu[SERVERS].per_move_ms(len(step.ms)) > 0
     assert step.cpu[POSTGRES].per_move_ms(len(step.ms)) > 0
     assert named("postgres")(proc_usage.all_stats()), "PostgreSQL's processes are named postgres"
+
+
+async def test_the_search_waits_for_a_bad_steps_backlog_before_the_next_step():
+    moves = Stats()
+    old = time.perf_counter() - 1.0
+    moves.in_flight.add(old)  # a move waiting for a second: the servers are behind
+
+    async def answered() -> None:
+        await asyncio.sleep(0.3)
+        moves.in_flight.discard(old)
+
+    answering = asyncio.ensure_future(answered())
+    await drained(moves, 0.05, most=20)
+    assert not moves.in_flight, "it returned only once the late move was answered"
+    await answering
+    moves.in_flight.add(time.perf_counter())  # a fresh move in flight is no backlog
+    await asyncio.wait_for(drained(moves, 5.0, most=60), 10)

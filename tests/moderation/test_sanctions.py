@@ -165,6 +165,8 @@ async def test_a_banned_player_is_refused_at_every_table_and_admitted_once_the_b
     await database_sync_to_async(moderation.moderation_lift)(moderator=moderator, sanction=ban, reason="appeal")
     socket, connected = await connect(f"/ws/match/{match.pk}/", users[1])
     assert connected and (await receive_until(socket, "view"))["d"]["seat"] == 1
+    for open_socket in (other, socket):  # closed before the test database is flushed
+        await open_socket.disconnect()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,4 +1,4 @@
-"""The site's two channel layers, each a library's with one change.
+"""The site's two channel layers, each a library's with what it lacks here.
 
 **Redis** (``RedisPubSubLayer``): channels_redis' pub/sub layer, with the one thing it leaves out: a consumer that
 ends gives up its channel's Redis subscription.
@@ -12,9 +12,15 @@ life of the process, and is subscribed again after every Redis reconnect. Measur
 closed while frames were sent to their group left dozens subscribed (``tests/realtime/test_pubsub_subscriptions.py``).
 Reported upstream as django/channels_redis#276 ("Memory leak when using channels_redis when using PubSub layer"),
 where the layer's author names the cause and the missing counterpart of ``new_channel()``; his code comment in
-``receive()`` calls it ``delete_channel()``. This module adds it, and ``realtime.sockets.FrameSocket`` calls it
-when its consumer ends, whatever ended it. (The site's consumers now run their own loop, ``realtime.dispatch``, which
-always has a ``receive()`` pending when it ends; this stays as the guarantee that does not depend on it.)
+``receive()`` calls it ``delete_channel()``. This module adds it, and the site's consumers' loop
+(``realtime.dispatch.MessageLoop``) calls it when a consumer ends, whatever ended it; a channel delivered
+straight into its consumer's inbox (below) has no pending ``receive()`` to cancel at all.
+
+It also delivers a consumer's messages straight into the consumer's inbox (``new_channel_into``; the library keeps
+an ``asyncio.Queue`` per channel, which a task of the consumer awaits): the library's reader puts each message it
+reads from Redis in the channel's entry of ``channels`` with ``put_nowait``, so the consumer's inbox
+(``realtime.dispatch.Inbox``) stands there instead, and gets the message's bytes as they came, decoded by the
+consumer when it reads them. ``tests/realtime/test_channel_layer.py`` pins the library's side of it.
 
 **In memory** (``InMemoryLayer``, the embedded default's): Channels' in-memory layer sweeps every channel's queue
 and every group's members for expired entries on each ``receive()`` and ``group_send()``, so each message cost a walk
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import logging
 import time
+import uuid
 
 from channels.layers import InMemoryChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer
@@ -36,6 +43,15 @@ logger = logging.getLogger("tapete.websocket")
 
 
 class RedisPubSubLayer(RedisPubSubChannelLayer):
+    async def new_channel_into(self, inbox, prefix: str = "specific.") -> str:
+        """A new channel, as ``new_channel()`` makes, whose messages are put in ``inbox`` (anything with
+        ``put_nowait``) as the bytes Redis gave (decode them with ``deserialize``), not kept for ``receive()``."""
+        layer = self._get_layer()
+        channel = f"{layer.prefix}{prefix}{uuid.uuid4().hex}"
+        layer.channels[channel] = inbox
+        await layer._get_shard(channel).subscribe(channel)
+        return channel
+
     async def delete_channel(self, channel: str) -> None:
         """Forget ``channel`` and unsubscribe it, as the library's own clean-up in ``receive()`` does; nothing if
         that clean-up already ran."""

@@ -16,6 +16,14 @@
   hop adds nothing for them. Measured against the stock method at 250 games (``bench/RESULTS.md``, 2026-12-03):
   with the hop, every move's round trip was 8-13 ms slower at p50.
 
+* **No task at all between a source and the consumer, where the source can deliver.** The site's server
+  (``tapete.serve``) gives each websocket an :class:`Inbox` for daphne's input queue, and the Redis channel layer
+  (``realtime.channel_layer``) delivers a channel's messages into one as its reader gets them
+  (``new_channel_into``): the consumer reads both from that one inbox, with no pump task and no queue in between.
+  Each pump and each ``asyncio.Queue`` weighed about 1.4 and 3 KiB per idle socket (``bench/idle_sockets.py
+  --breakdown``), and each message woke one task more on its way. A source that cannot (Channels' test
+  communicator, the in-memory layer, daphne on its own) is pumped into the inbox as above.
+
 ``tests/realtime/test_dispatch_pin.py`` pins the Channels code this stands in for: if Channels changes it, the test
 says so, and this module is to be compared with the new version.
 """
@@ -37,16 +45,32 @@ class MessageLoop:
     async def __call__(self, scope, receive, send) -> None:
         self.scope = scope
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        sources = [receive]
+        inbox = getattr(receive, "__self__", None)
+        sources = []
+        if not isinstance(inbox, Inbox):  # not the site's server (tapete.serve): pumped into an inbox of our own
+            inbox = Inbox()
+            sources.append(receive)
+        decode = None
         if self.channel_layer is not None:
-            self.channel_name = await self.channel_layer.new_channel()
-            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
-            sources.append(self.channel_receive)
+            new_channel_into = getattr(self.channel_layer, "new_channel_into", None)
+            if new_channel_into is not None:
+                self.channel_name = await new_channel_into(inbox)
+                decode = self.channel_layer.deserialize
+            else:
+                self.channel_name = await self.channel_layer.new_channel()
+                sources.append(functools.partial(self.channel_layer.receive, self.channel_name))
         self.base_send = async_to_sync(send) if self._sync else send
         try:
-            await dispatch_in_turn(sources, self.dispatch)
+            await dispatch_in_turn(sources, self.dispatch, inbox=inbox, decode=decode)
         except StopConsumer:
             pass
+        finally:
+            # The channel is given up however the consumer ended (``realtime.channel_layer`` says why Channels' own
+            # end of a consumer does not always do it, and a channel delivered into the inbox has no receive() to
+            # cancel at all).
+            delete_channel = getattr(self.channel_layer, "delete_channel", None)
+            if delete_channel is not None and getattr(self, "channel_name", None):
+                await delete_channel(self.channel_name)
 
     async def dispatch(self, message: dict) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -56,9 +80,10 @@ class MessageLoop:
 
 
 class Inbox:
-    """What a consumer's sources received and it has not handled yet, in the order it came. Not an ``asyncio.Queue``:
-    one weighs 3.2 KiB (three deques and an event), which made an idle socket 2.5 KiB heavier than with Channels'
-    loop (``bench/idle_sockets.py``), and each socket holds one."""
+    """What a consumer's sources delivered and it has not handled yet, in the order it came: the client's events
+    (daphne puts them here, as in its input queue), a channel layer's messages (dicts; ``bytes`` as the Redis layer
+    delivers them, decoded when read), or the exception a source failed with. One reader. Not an ``asyncio.Queue``:
+    one weighs 3.2 KiB (three deques and an event), and each socket holds one."""
 
     __slots__ = ("items", "waiter")
 
@@ -66,7 +91,7 @@ class Inbox:
         self.items: list = []
         self.waiter: asyncio.Future | None = None
 
-    def put(self, item) -> None:
+    def put_nowait(self, item) -> None:
         self.items.append(item)
         if self.waiter is not None and not self.waiter.done():
             self.waiter.set_result(None)
@@ -81,26 +106,29 @@ class Inbox:
         return self.items.pop(0)
 
 
-async def dispatch_in_turn(sources: list, dispatch) -> None:
-    """Await messages from every one of ``sources`` (coroutine functions) at once and hand each to ``dispatch``, one
-    at a time, in the order they came, until ``dispatch`` or a source raises."""
-    inbox = Inbox()
+async def dispatch_in_turn(sources: list, dispatch, *, inbox: Inbox | None = None, decode=None) -> None:
+    """Hand each message of ``inbox`` to ``dispatch``, one at a time, in the order they came, until ``dispatch`` or a
+    source raises; meanwhile await messages from every one of ``sources`` (coroutine functions) at once and put them
+    in it. ``decode`` turns a ``bytes`` item (the Redis layer's message) into its message."""
+    inbox = Inbox() if inbox is None else inbox
 
     async def pump(source) -> None:
         try:
             while True:
-                inbox.put((await source(), None))
+                inbox.put_nowait(await source())
         except asyncio.CancelledError:
             raise
         except BaseException as error:  # noqa: BLE001  (handed to the consumer, which raises it)
-            inbox.put((None, error))
+            inbox.put_nowait(error)
 
     pumps = [asyncio.ensure_future(pump(source)) for source in sources]
     try:
         while True:
-            message, error = await inbox.get()
-            if error is not None:
-                raise error
+            message = await inbox.get()
+            if message.__class__ is bytes:
+                message = decode(message)
+            elif isinstance(message, BaseException):
+                raise message
             await dispatch(message)
     finally:
         for task in pumps:

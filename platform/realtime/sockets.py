@@ -14,8 +14,8 @@
   and any other exception as ``server_error``, logged in one line without the client's payload or a traceback;
 * joins, for a socket opened with a Bot API token, the token's group (the token's ``socket_group``), so that
   revoking the token closes it at once in every process, with 4401 and the reason ``token_revoked``;
-* gives up its channel-layer channel when it ends (``realtime.channel_layer``), so that no Redis subscription
-  outlives it;
+* gives up its channel-layer channel when it ends (``realtime.dispatch.MessageLoop``, ``realtime.channel_layer``),
+  so that no Redis subscription outlives it;
 * speaks the user's language (the language cookie, else ``Accept-Language``) in error messages and close reasons;
 * never fails a handshake with HTTP 500 (:class:`HandshakeGuard`, around every websocket): when the socket cannot
   be opened (PostgreSQL unreachable while the session is read, the channel layer's Redis while Channels opens the
@@ -122,16 +122,6 @@ class FrameSocket(MessageLoop, AsyncWebsocketConsumer):
     kinds: frozenset[str] = KINDS
     admitted = False
     accepted = False
-
-    async def __call__(self, scope, receive, send) -> None:
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            # The socket's channel is unsubscribed from Redis even when a frame was in flight as it closed
-            # (realtime.channel_layer says why Channels' own end of the consumer does not always do it).
-            delete_channel = getattr(self.channel_layer, "delete_channel", None)
-            if delete_channel is not None and getattr(self, "channel_name", None):
-                await delete_channel(self.channel_name)
 
     async def accept(self, subprotocol=None, headers=None) -> None:
         self.accepted = True

@@ -14,8 +14,9 @@ from channels import consumer as channels_consumer
 from channels.consumer import AsyncConsumer
 from channels.exceptions import StopConsumer
 from channels.layers import get_channel_layer
+from django.conf import settings
 
-from realtime.dispatch import MessageLoop, dispatch_in_turn
+from realtime.dispatch import Inbox, MessageLoop, dispatch_in_turn
 
 # Channels 4.3's AsyncConsumer.__call__, which MessageLoop copies with its own loop (dispatch_in_turn, not
 # await_many_dispatch).
@@ -130,24 +131,26 @@ class OursStopping(MessageLoop, Stopping, AsyncConsumer):
     pass
 
 
-async def test_the_loop_hands_over_both_sources_messages_in_order_and_ends_as_channels_does():
+@pytest.mark.parametrize("client_queue", [asyncio.Queue, Inbox], ids=["pumped", "the servers inbox"])
+async def test_the_loop_hands_over_both_sources_messages_in_order_and_ends_as_channels_does(client_queue):
     """A consumer run by the loop gets its client's messages and its channel's, each once, in the order they came;
-    a handler raising StopConsumer ends it cleanly."""
-    client: asyncio.Queue = asyncio.Queue()
+    a handler raising StopConsumer ends it cleanly. Whether its client's messages come from a queue it pumps
+    (Channels' test communicator, daphne alone) or from the inbox the site's server gives it (``tapete.serve``)."""
+    client = client_queue()
     consumer = OursStopping()
     run = asyncio.ensure_future(consumer({"type": "websocket"}, client.get, None))
     while not getattr(consumer, "channel_name", None):
         await asyncio.sleep(0)
     layer = get_channel_layer()
-    await client.put({"type": "frame.relay", "n": 1})
+    client.put_nowait({"type": "frame.relay", "n": 1})
     await layer.send(consumer.channel_name, {"type": "frame.relay", "n": 2})
-    await client.put({"type": "frame.relay", "n": 3})
+    client.put_nowait({"type": "frame.relay", "n": 3})
     while len(consumer.handled) < 3:
         await asyncio.sleep(0.01)
     await layer.send(consumer.channel_name, {"type": "frame.relay", "n": 4})
     while len(consumer.handled) < 4:
         await asyncio.sleep(0.01)
-    await client.put({"type": "websocket.disconnect", "code": 1000})
+    client.put_nowait({"type": "websocket.disconnect", "code": 1000})
     await asyncio.wait_for(run, 5)
     assert sorted(message["n"] for message in consumer.handled[:3]) == [1, 2, 3]
     assert [message["n"] for message in consumer.handled if message["n"] in (1, 3)] == [1, 3]
@@ -174,3 +177,29 @@ async def test_a_failing_source_fails_the_consumer_and_the_other_source_is_cance
     with pytest.raises(ConnectionError):
         await asyncio.wait_for(dispatch_in_turn([broken, waiting], dispatch), 5)
     assert cancelled == [True]
+
+
+async def test_on_the_servers_inbox_and_the_redis_layer_a_consumer_runs_no_task_but_its_own():
+    """The site's server gives a websocket an inbox, and the Redis layer delivers into it: the consumer reads both
+    sources with no task between (the in-memory layer's messages are pumped, by one task); its channel is given up
+    when it ends."""
+    layer = get_channel_layer()
+    before = asyncio.all_tasks()
+    client = Inbox()
+    consumer = OursStopping()
+    run = asyncio.ensure_future(consumer({"type": "websocket"}, client.get, None))
+    while not getattr(consumer, "channel_name", None):
+        await asyncio.sleep(0)
+    client.put_nowait({"type": "frame.relay", "n": 1})
+    await layer.send(consumer.channel_name, {"type": "frame.relay", "n": 2})
+    while len(consumer.handled) < 2:
+        await asyncio.sleep(0.01)
+    delivers = hasattr(layer, "new_channel_into")
+    assert delivers == bool(settings.REDIS_URL)
+    pumps = {task for task in asyncio.all_tasks() - before - {run} if "pump" in repr(task.get_coro())}
+    assert len(pumps) == (0 if delivers else 1)
+    assert [message["n"] for message in consumer.handled] == [1, 2]
+    client.put_nowait({"type": "websocket.disconnect", "code": 1000})
+    await asyncio.wait_for(run, 5)
+    if delivers:
+        assert consumer.channel_name not in layer._get_layer().channels

@@ -3,8 +3,9 @@ processes: a peer that stops answering pings is dropped however much it sends, a
 a client that stops reading is closed with 4008 before a megabyte waits for it.
 
 These also pin what the launcher relies on in daphne and autobahn (daphne's ``ready_callable`` after its websocket
-factory is built, its idle ping in ``check_timeouts``, autobahn's ping options and Twisted's producer pause): each
-test fails if a release changes one of them. The lobby and echo sockets need no database, so these run on the
+factory is built, its idle ping in ``check_timeouts``, autobahn's ping options and Twisted's producer pause, and
+its ``create_application``, which the launcher copies to give a websocket a consumer inbox): each test fails if a
+release changes one of them. The lobby and echo sockets need no database, so these run on the
 embedded default too. Real seconds pass here, by nature.
 """
 
@@ -142,3 +143,58 @@ def test_the_server_runs_on_uvloop():
         "print(type(daphne.server.twisted_loop).__module__, type(reactor).__name__)"
     )
     assert server_probe(probe) == ["uvloop", "AsyncioSelectorReactor"]
+
+
+# Daphne 4.2's Server.create_application, which tapete.serve's BoundedServer copies with a websocket's input queue
+# a consumer inbox.
+STOCK_CREATE_APPLICATION = '''
+def create_application(self, protocol, scope):
+    """
+    Creates a new application instance that fronts a Protocol instance
+    for one of our supported protocols. Pass it the protocol,
+    and it will work out the type, supply appropriate callables, and
+    return you the application's input queue
+    """
+    # Make sure the protocol has not had another application made for it
+    assert "application_instance" not in self.connections[protocol]
+    # Make an instance of the application
+    input_queue = asyncio.Queue()
+    scope.setdefault("asgi", {"version": "3.0"})
+    application_instance = self.application(
+        scope=scope,
+        receive=input_queue.get,
+        send=partial(self.handle_reply, protocol),
+    )
+    # Run it, and stash the future for later checking
+    if protocol not in self.connections:
+        return None
+    self.connections[protocol]["application_instance"] = asyncio.ensure_future(
+        application_instance,
+        loop=asyncio.get_event_loop(),
+    )
+    return input_queue
+'''
+
+
+def test_daphnes_create_application_is_the_method_the_server_copies():
+    source = server_probe(
+        "import inspect, textwrap, daphne.server;"
+        "print(textwrap.dedent(inspect.getsource(daphne.server.Server.create_application)).encode().hex())"
+    )
+    assert bytes.fromhex(source[0]).decode().strip() == STOCK_CREATE_APPLICATION.strip(), (
+        "daphne changed Server.create_application: check tapete/serve.py's copy against it, then update this one"
+    )
+
+
+def test_the_server_gives_a_websocket_an_inbox_and_an_http_request_daphnes_queue():
+    """The inbox is what the site's consumers read their client and their channel from (``realtime.dispatch``)."""
+    probe = (
+        "import asyncio, tapete.serve;"
+        "server = tapete.serve.BoundedServer(application=lambda scope, receive, send: asyncio.sleep(0), endpoints=['tcp:port=0']);"
+        "server.connections = {'ws': {}, 'http': {}};"
+        "loop = asyncio.new_event_loop(); asyncio.set_event_loop(loop);"
+        "queues = [server.create_application(p, {'type': p if p == 'http' else 'websocket'}) for p in ('ws', 'http')];"
+        "loop.run_until_complete(asyncio.sleep(0.01));"
+        "print(*(type(queue).__module__ + '.' + type(queue).__name__ for queue in queues))"
+    )
+    assert server_probe(probe) == ["realtime.dispatch.Inbox", "asyncio.queues.Queue"]

@@ -28,6 +28,10 @@ over every socket of the process: 31 % of the server's CPU at 100 games (``bench
 Messages expire after 60 s and group memberships after a day, so a sweep a second is enough: an expired message may
 be dropped up to a second later, which nothing here can tell. ``_clean_expired`` is the library's own (Channels 4.3);
 ``tests/realtime/test_channel_layer.py`` pins that the library sweeps through it.
+
+It delivers into a consumer's inbox too (``new_channel_into``: a copy of each message, as the library's ``receive()``
+returns; no queue, no expiry, no capacity for a consumer that reads as it goes), and its ``group_send`` sends to
+each member in turn, where the library makes a task per member for a ``send`` that never waits.
 """
 
 from __future__ import annotations
@@ -35,7 +39,9 @@ from __future__ import annotations
 import logging
 import time
 import uuid
+from copy import deepcopy
 
+from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
@@ -49,7 +55,11 @@ class RedisPubSubLayer(RedisPubSubChannelLayer):
         layer = self._get_layer()
         channel = f"{layer.prefix}{prefix}{uuid.uuid4().hex}"
         layer.channels[channel] = inbox
-        await layer._get_shard(channel).subscribe(channel)
+        try:
+            await layer._get_shard(channel).subscribe(channel)
+        except BaseException:
+            del layer.channels[channel]  # not left to be subscribed again at every reconnect
+            raise
         return channel
 
     async def delete_channel(self, channel: str) -> None:
@@ -69,6 +79,41 @@ class InMemoryLayer(InMemoryChannelLayer):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.swept_at = float("-inf")
+        self.inboxes: dict = {}
+
+    async def new_channel_into(self, inbox, prefix: str = "specific.") -> str:
+        """A new channel whose messages are put in ``inbox`` (anything with ``put_nowait``), each a copy of the
+        message sent, as the library's ``receive()`` would return it, instead of queued for ``receive()``."""
+        channel = await self.new_channel(prefix)
+        self.inboxes[channel] = inbox
+        return channel
+
+    async def delete_channel(self, channel: str) -> None:
+        """Stop delivering ``channel`` into its inbox (the consumer left its groups itself)."""
+        self.inboxes.pop(channel, None)
+
+    async def send(self, channel: str, message: dict) -> None:
+        inbox = self.inboxes.get(channel)
+        if inbox is None:
+            return await super().send(channel, message)
+        assert isinstance(message, dict), "message is not a dict"  # as the library's own send checks
+        inbox.put_nowait(deepcopy(message))
+
+    async def group_send(self, group: str, message: dict) -> None:
+        """The library's, less a task per member: its ``send`` never waits, and the library made a task for each
+        member's and awaited them with ``as_completed``."""
+        assert isinstance(message, dict), "Message is not a dict"
+        self.require_valid_group_name(group)
+        self._clean_expired()
+        for channel in list(self.groups.get(group, ())):
+            try:
+                await self.send(channel, message)
+            except ChannelFull:
+                pass
+
+    async def flush(self) -> None:
+        await super().flush()
+        self.inboxes = {}
 
     def _clean_expired(self) -> None:
         now = time.monotonic()

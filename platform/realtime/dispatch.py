@@ -17,12 +17,12 @@
   with the hop, every move's round trip was 8-13 ms slower at p50.
 
 * **No task at all between a source and the consumer, where the source can deliver.** The site's server
-  (``tapete.serve``) gives each websocket an :class:`Inbox` for daphne's input queue, and the Redis channel layer
-  (``realtime.channel_layer``) delivers a channel's messages into one as its reader gets them
-  (``new_channel_into``): the consumer reads both from that one inbox, with no pump task and no queue in between.
-  Each pump and each ``asyncio.Queue`` weighed about 1.4 and 3 KiB per idle socket (``bench/idle_sockets.py
-  --breakdown``), and each message woke one task more on its way. A source that cannot (Channels' test
-  communicator, the in-memory layer, daphne on its own) is pumped into the inbox as above.
+  (``tapete.serve``) gives each websocket an :class:`Inbox` for daphne's input queue, and both of the site's channel
+  layers (``realtime.channel_layer``) deliver a channel's messages into one as they come (``new_channel_into``):
+  the consumer reads both from that one inbox, with no pump task and no queue in between. Each pump and each
+  ``asyncio.Queue`` weighed about 1.4 and 3 KiB per idle socket (``bench/idle_sockets.py --breakdown``), and each
+  message woke one task more on its way. A source that cannot (Channels' test communicator, daphne on its own, a
+  layer of Channels' own) is pumped into the inbox as above.
 
 ``tests/realtime/test_dispatch_pin.py`` pins the Channels code this stands in for: if Channels changes it, the test
 says so, and this module is to be compared with the new version.
@@ -55,7 +55,7 @@ class MessageLoop:
             new_channel_into = getattr(self.channel_layer, "new_channel_into", None)
             if new_channel_into is not None:
                 self.channel_name = await new_channel_into(inbox)
-                decode = self.channel_layer.deserialize
+                decode = getattr(self.channel_layer, "deserialize", None)  # the Redis layer's bytes
             else:
                 self.channel_name = await self.channel_layer.new_channel()
                 sources.append(functools.partial(self.channel_layer.receive, self.channel_name))

@@ -1,14 +1,17 @@
 """The embedded default's channel layer (``realtime.channel_layer.InMemoryLayer``): Channels' in-memory layer,
-its sweep of expired messages at most once a second instead of on every message. Pins that the library sweeps
+its sweep of expired messages at most once a second instead of on every message, and its delivery into a consumer's
+inbox. Pins that the library sweeps
 through ``_clean_expired`` on ``group_send`` and ``receive``: were it renamed, the override would do nothing and
 the first sweep below would still happen, but the second message would be swept at once."""
 
 import asyncio
 
 import pytest
+import redis
 from django.conf import settings
 
-from realtime.channel_layer import InMemoryLayer
+from realtime.channel_layer import InMemoryLayer, RedisPubSubLayer
+from realtime.dispatch import Inbox
 
 
 def test_the_embedded_default_uses_it_and_redis_its_own():
@@ -45,3 +48,34 @@ async def test_a_group_message_still_reaches_every_member():
         await layer.group_send("table", {"type": "frame", "n": number})
     for channel in channels:
         assert [(await layer.receive(channel))["n"] for _ in range(3)] == [0, 1, 2]
+
+
+@pytest.mark.asyncio
+async def test_a_channel_delivered_into_an_inbox_gets_a_copy_of_its_own_and_its_groups_messages_until_deleted():
+    layer = InMemoryLayer()
+    inbox = Inbox()
+    channel = await layer.new_channel_into(inbox)
+    other = await layer.new_channel()
+    for member in (channel, other):
+        await layer.group_add("table", member)
+    sent = {"type": "frame", "n": 1, "frames": {"seat": "x"}}
+    await layer.send(channel, sent)
+    await layer.group_send("table", {"type": "frame", "n": 2})
+    assert [message["n"] for message in inbox.items] == [1, 2]
+    assert inbox.items[0] == sent and inbox.items[0]["frames"] is not sent["frames"]  # a copy, as receive() gives
+    assert (await layer.receive(other))["n"] == 2  # a channel of the library's own still queues for receive()
+    await layer.group_discard("table", channel)
+    await layer.delete_channel(channel)
+    await layer.send(channel, {"type": "frame", "n": 3})
+    assert [message["n"] for message in inbox.items] == [1, 2]
+
+
+@pytest.mark.asyncio
+async def test_a_channel_redis_could_not_subscribe_is_not_kept_to_be_subscribed_at_every_reconnect():
+    layer = RedisPubSubLayer(hosts=["redis://127.0.0.1:1"])  # nothing listens there
+    try:
+        with pytest.raises(redis.exceptions.ConnectionError):
+            await layer.new_channel_into(Inbox())
+        assert layer._get_layer().channels == {}
+    finally:
+        await layer.flush()

@@ -22,7 +22,9 @@ part, it
 
 Before each part, a probe through the channel layer (``realtime.layerwatch``) tells whether this process hears it:
 while it does not, and once more when it does again, every socket of the process that is behind is healed at once
-(:meth:`Heartbeat.heal_all`), however young its match's last commit, since no view is on its way then.
+(:meth:`Heartbeat.heal_all`), however young its match's last commit, since no view is on its way then. The matches
+to heal are healed at once, not one after another: each heal ends with a publish that a deaf layer holds for the
+broadcast timeout.
 
 A failing beat (the database down) is logged in one line and the next one tries again.
 """
@@ -99,11 +101,14 @@ class Heartbeat:
         default: the task's body; tests call it directly)."""
         by_match = self.sockets.members(where=None if parts == 1 else lambda match_id: match_id % parts == part)
         now = timezone.now()
-        async for match_id, sockets, version, late, behind in self._compare(by_match):
+        compared = [found async for found in self._compare(by_match)]
+        await self._heal_together(
+            [(match_id, version, behind) for match_id, _sockets, version, late, behind in compared if late and behind],
+            now=now,
+        )
+        for _match_id, sockets, version, late, behind in compared:
             if not late:  # the last commit is younger than the bound: its views are still on their way
                 sockets = [socket for socket in sockets if socket not in behind]
-            elif behind:
-                await self.heal(match_id, version, behind, now=now)
             frame = updates.encode_frame("heartbeat", version, {})
             for socket in sockets:
                 await socket.send_quietly(frame)
@@ -116,9 +121,26 @@ class Heartbeat:
         """Bring every socket of this process that is behind up to date now, however young its match's last commit:
         the channel layer was not heard (``realtime.layerwatch``), so no view is on its way."""
         now = timezone.now()
-        async for match_id, _sockets, version, _late, behind in self._compare(self.sockets.members()):
-            if behind:
-                await self.heal(match_id, version, behind, now=now)
+        compared = [found async for found in self._compare(self.sockets.members())]
+        await self._heal_together(
+            [(match_id, version, behind) for match_id, _sockets, version, _late, behind in compared if behind],
+            now=now,
+        )
+
+    async def _heal_together(self, matches: list[tuple[int, int, list]], *, now) -> None:
+        """:meth:`heal` each (match id, version, sockets behind) of ``matches`` at once, not one after another: a
+        heal ends with the re-armed clocks' publish, which a layer that does not answer holds for the whole
+        broadcast timeout, so that one after another a deaf process's last match would be healed only after a
+        timeout for every match before it. A heal that fails is logged; the others go on."""
+        healed = await asyncio.gather(
+            *(self.heal(match_id, version, behind, now=now) for match_id, version, behind in matches),
+            return_exceptions=True,
+        )
+        for (match_id, _version, _behind), outcome in zip(matches, healed, strict=True):
+            if isinstance(outcome, Exception):
+                logger.warning("heartbeat: match %s could not be healed (%s)", match_id, type(outcome).__name__)
+            elif isinstance(outcome, BaseException):  # a cancellation of the beat, not of one heal
+                raise outcome
 
     @staticmethod
     async def _compare(by_match: dict):

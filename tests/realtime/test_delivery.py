@@ -12,6 +12,7 @@ from functools import partial
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.db import DatabaseError
 from django.utils import timezone
 
 from realtime.broadcast import MESSAGE_TYPE, broadcast, broadcast_sync
@@ -159,6 +160,64 @@ async def test_heal_all_brings_a_socket_behind_a_young_commit_up_to_date_and_re_
     while not await socket.receive_nothing(0.3):
         frames.append(await receive(socket))
     assert [frame["t"] for frame in frames if frame["t"] == "view"] == []
+    await socket.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_heal_all_heals_every_match_while_a_layer_that_does_not_answer_holds_their_publishes(
+    start_table, settings, monkeypatch
+):
+    """A heal ends with the re-armed clocks' publish, which a layer that does not answer holds for the broadcast
+    timeout (a minute here): the next match's socket does not wait for it. Both sockets are brought up to date while
+    both publishes are still held; once the layer answers, the heal ends."""
+    settings.TAPETE_BROADCAST_TIMEOUT_SECONDS = 60
+    tables = [await _young_move_unheard_by_the_awaited_seat(start_table) for _ in range(2)]
+    layer = get_channel_layer()
+    answer = asyncio.Event()
+    held = []
+    send = layer.group_send
+
+    async def unanswered(group, message):
+        held.append(group)
+        await answer.wait()
+        await send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", unanswered)
+    healing = asyncio.create_task(HEARTBEAT.heal_all())
+    try:
+        for socket, match, _awaited, _since in tables:
+            view = await asyncio.wait_for(receive_until(socket, "view"), 10)
+            assert view["v"] == match.version and view["d"]["snapshot"]
+        assert not healing.done()
+        assert {match.group_name("all") for _socket, match, _awaited, _since in tables} <= set(held)
+    finally:
+        answer.set()
+        await asyncio.wait_for(healing, 10)
+        for socket, *_rest in tables:
+            await socket.disconnect()
+    for _socket, match, awaited, since in tables:
+        await match.arefresh_from_db()
+        assert match.clock["since"][awaited] >= since + 1000
+
+
+@pytest.mark.asyncio
+async def test_a_heal_that_fails_is_logged_and_the_other_matches_are_healed(start_table, monkeypatch, caplog):
+    (failing, failing_match, *_), (socket, match, _awaited, _since) = [
+        await _young_move_unheard_by_the_awaited_seat(start_table) for _ in range(2)
+    ]
+    rearm = timers.seats_rearm
+
+    def failing_for_one(*, match_id, **kwargs):
+        if match_id == failing_match.pk:
+            raise DatabaseError("the row could not be read")
+        return rearm(match_id=match_id, **kwargs)
+
+    monkeypatch.setattr(timers, "seats_rearm", failing_for_one)
+    await HEARTBEAT.heal_all()
+    view = await receive_until(socket, "view")
+    assert view["v"] == match.version and view["d"]["snapshot"]
+    assert f"match {failing_match.pk} could not be healed (DatabaseError)" in caplog.text
+    await failing.disconnect()
     await socket.disconnect()
 
 

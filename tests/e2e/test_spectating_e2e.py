@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.e2e.conftest import ARTIFACTS, open_table
 from tests.e2e.test_perudo_e2e import _bid, _opener
@@ -24,8 +25,32 @@ def _visitor(browser, live_url, language: str, size: str):
     page = context.new_page()
     page.set_default_timeout(10_000)
     frames: list[dict] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(json.loads(payload))))
-    return context, page, frames
+    sockets: list[tuple] = []  # what the page's sockets did, in order: opened, each frame's kind, closed
+
+    def watch(ws) -> None:
+        sockets.append(("opened", ws.url))
+
+        def received(payload) -> None:
+            frame = json.loads(payload)
+            frames.append(frame)
+            sockets.append((frame["t"], frame.get("v"), (frame.get("d") or {}).get("code")))
+
+        ws.on("framereceived", received)
+        ws.on("close", lambda _ws: sockets.append(("closed", ws.url)))
+
+    page.on("websocket", watch)
+    return context, page, frames, sockets
+
+
+def _watch_from_the_lobby(page, sockets: list[tuple], table_id: str) -> None:
+    """Open the table from the lobby's "Watch" and wait for its board; if it does not come, say what the page's
+    sockets did, which tells a refused or retried socket from a view that never came."""
+    page.goto("/play/perudo/")
+    page.click(f".table-list a[href='/table/{table_id}/'].button")
+    try:
+        page.wait_for_selector(".perudo .perudo-turn-line")
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"no board at {page.url}; the page's sockets: {sockets}") from None
 
 
 def _secrets_in(frame: dict) -> list:
@@ -45,11 +70,9 @@ def test_a_visitor_watches_a_live_table_and_sees_no_secret(new_player, browser, 
     watchers = []
     for language in ("en", "fr", "it"):
         for size in SIZES:
-            context, page, frames = _visitor(browser, live_url, language, size)
+            context, page, frames, sockets = _visitor(browser, live_url, language, size)
             watchers.append((context, page, frames, language, size))
-            page.goto("/play/perudo/")
-            page.click(f".table-list a[href='/table/{table_id}/'].button")  # the lobby's "Watch"
-            page.wait_for_selector(".perudo .perudo-turn-line")
+            _watch_from_the_lobby(page, sockets, table_id)
             assert page.locator("[data-chat-form]").count() == 0 and page.locator(".visitor-note").count() == 1
     # The players see six spectators, none logged in.
     host.wait_for_selector("[data-spectators]:not([hidden]) :text('6 watching')")

@@ -23,7 +23,7 @@ part, it
 Before each part, a probe through the channel layer (``realtime.layerwatch``) tells whether this process hears it:
 while it does not, and once more when it does again, every socket of the process that is behind is healed at once
 (:meth:`Heartbeat.heal_all`), however young its match's last commit, since no view is on its way then. The matches
-to heal are healed at once, not one after another: each heal ends with a publish that a deaf layer holds for the
+to heal are healed together, not one after another: each heal ends with a publish that a deaf layer holds for the
 broadcast timeout.
 
 A failing beat (the database down) is logged in one line and the next one tries again.

@@ -128,7 +128,7 @@ class Heartbeat:
         )
 
     async def _heal_together(self, matches: list[tuple[int, int, list]], *, now) -> None:
-        """:meth:`heal` each (match id, version, sockets behind) of ``matches`` at once, not one after another: a
+        """:meth:`heal` each (match id, version, sockets behind) of ``matches`` together, not one after another: a
         heal ends with the re-armed clocks' publish, which a layer that does not answer holds for the whole
         broadcast timeout, so that one after another a deaf process's last match would be healed only after a
         timeout for every match before it. A heal that fails is logged; the others go on."""

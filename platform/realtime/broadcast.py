@@ -19,6 +19,7 @@ deadlines), and each process's heartbeat (``realtime.heartbeat``) brings the soc
 """
 
 import asyncio
+import contextvars
 import json
 import logging
 import urllib.request
@@ -29,7 +30,7 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, DatabaseError
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 
 from turnengine import outbox, writer
 from turnengine.updates import Update
@@ -58,8 +59,30 @@ async def broadcast(update: Update, *, timeout: float | None = None) -> bool:
 # move never queues behind those. One thread, not a pool (a pool of database threads measured worse: the threads
 # fought the event loop for the GIL). On SQLite, whose writers take one lock in turn, they stay on Channels'.
 _writer_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tapete-writer")
-_collect_apart = database_sync_to_async(outbox.collect_into, thread_sensitive=False, executor=_writer_thread)
 _collect_shared = database_sync_to_async(outbox.collect_into)
+
+
+def _collect_keeping_the_connection(collected: list[Update], call: Callable[[], object]) -> None:
+    """``outbox.collect_into`` on the writers' thread, with the care Channels' ``database_sync_to_async`` takes of
+    the thread's connection (closed before and after if an error left it unusable or it outlived ``CONN_MAX_AGE``),
+    for the one connection the thread uses rather than every alias."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    connection.close_if_unusable_or_obsolete()
+    try:
+        outbox.collect_into(collected, call)
+    finally:
+        connection.close_if_unusable_or_obsolete()
+
+
+async def _collect_apart(collected: list[Update], call: Callable[[], object]) -> None:
+    """The writer on the writers' thread, in a copy of the caller's context, through asyncio's own executor hop:
+    Channels' ``database_sync_to_async`` (asgiref's ``SyncToAsync``) took about 30 % more CPU per hop, for what this
+    thread does not need: choosing an executor, copying the thread's context variables back into the caller's, and
+    looking after the connections of every alias (``bench/writer_hop.py``)."""
+    context = contextvars.copy_context()
+    await asyncio.get_running_loop().run_in_executor(
+        _writer_thread, context.run, _collect_keeping_the_connection, collected, call
+    )
 
 
 def _collecting(collected: list[Update], call: Callable[[], object]) -> Awaitable:

@@ -1,6 +1,8 @@
 """Moves (docs/rules/chinesecheckers.md §3): steps, hop chains, forbidden stopping zones, the origin, passing,
 targetLock."""
 
+import random
+
 import pytest
 from chinesecheckers_helpers import add, cubes_of_point, destinations, move, new_game, position
 from tapete_sdk.plugin import IllegalAction
@@ -203,3 +205,36 @@ def test_an_optional_path_in_the_action_is_ignored():
     after, events = RULES.apply_action(state, 0, action)
     assert events[0]["path"] == [[2, -2, 0]]
     assert after == move(state, CENTRE, (2, -2, 0))[0]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"targetLock": True}, {"blockedTargetRule": "swap"}, {"blockedTargetRule": "swap", "targetLock": True}],
+)
+def test_legal_actions_taken_from_the_view_are_the_ones_searched_afresh(options):
+    """A frame builds the view of the seat to act, then its legal actions, which come from the view's moves (the
+    last position viewed): the same list, in the same order, as a search of a position never viewed, whatever
+    position was viewed before, and never the moves of another seat or board."""
+    rng = random.Random(7)
+    for players in (2, 3, 6):
+        state = RULES.initial_state(RULES.normalize_options(options, players), players)
+        previous = None
+        for _ in range(120):
+            if state["result"] is not None:
+                break
+            if state["turn"] is None:
+                state, _ = RULES.apply_action(state, -1, RULES.sample_chance(state, rng))
+                continue
+            seat = state["turn"]
+            if previous is not None:
+                RULES.view(previous, previous["turn"])  # another position viewed last
+            searched = RULES.legal_actions(state, seat)
+            view = RULES.view(state, seat)
+            from_the_view = RULES.legal_actions(state, seat)
+            assert from_the_view == searched
+            assert [(m["from"], m["to"]) for m in view["moves"]] == [
+                (a["from"], a["to"]) for a in searched if a["type"] == "move"
+            ]
+            assert RULES.legal_actions(state, (seat + 1) % players) == []  # not the seat whose view was built
+            previous = state
+            state, _ = RULES.apply_action(state, seat, rng.choice(searched))

@@ -33,6 +33,37 @@ def test_the_lobby_list_updates_without_reload_and_only_for_its_own_game(new_pla
     screenshot(watcher, "site-lobby-live")
 
 
+def _open_a_table(page, game: str) -> str:
+    page.goto(f"/play/{game}/")
+    page.click("form.stacked button[type=submit]")
+    page.wait_for_url("**/table/*/")
+    return "/" + page.url.split("/", 3)[3]
+
+
+def test_a_link_pressed_while_the_list_refreshes_still_takes_the_click_and_the_focus_stays(new_player):
+    # A busy lobby fetches its list at every table's change. Replaced between a press and its release, the pressed
+    # link took no click: the list waits for the release, and a refresh keeps the keyboard's focus where it was.
+    watcher, host, other, third = new_player("hugo"), new_player("ines"), new_player("jade"), new_player("kiko")
+    first = _open_a_table(host, "spicy")
+    with watcher.expect_response("**/play/spicy/tables/"):  # the list fetched as its socket opens
+        watcher.goto("/play/spicy/")
+    button = f"#table-list a.button[href='{first}']"
+    watcher.focus(button)
+    with watcher.expect_response("**/play/spicy/tables/"):  # another table: a list that differs
+        _open_a_table(other, "spicy")
+    watcher.wait_for_selector("#table-list :text('jade')")
+    assert watcher.evaluate("selector => document.activeElement.matches(selector)", button)
+
+    watcher.hover(button)
+    watcher.mouse.down()
+    with watcher.expect_response("**/play/spicy/tables/"):  # a third table while the button is pressed
+        _open_a_table(third, "spicy")
+    watcher.wait_for_timeout(300)  # the answer read: held until the release
+    assert watcher.locator("#table-list :text('kiko')").count() == 0
+    watcher.mouse.up()
+    watcher.wait_for_url(f"**{first}")
+
+
 def test_a_list_whose_script_arrives_after_the_socket_opened_still_fetches_itself(new_player):
     # Deferred scripts run in turn; one still downloading when the lobby socket opened (the header's "Your move"
     # opened it first) must still hear the opening, or the list stays as the page served it.

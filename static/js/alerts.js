@@ -13,6 +13,7 @@
   const table = document.querySelector("[data-table]");
   const here = table ? table.dataset.matchId : null;
   const list = document.getElementById("your-move-list");
+  const liveList = list ? window.TapeteLiveList(list) : null; // no click lost to a refresh (live_list.js)
   const icon = document.querySelector('link[rel="icon"][type="image/svg+xml"]');
   const iconHref = icon ? icon.href : null;
   let iconImage = null;
@@ -77,10 +78,7 @@
   }
 
   function refreshList() {
-    if (!list) return;
-    fetch(list.dataset.url, { headers: { "X-Requested-With": "fetch" } })
-      .then((response) => response.text())
-      .then((html) => { list.innerHTML = html; });
+    if (liveList) liveList.refresh(list.dataset.url);
   }
 
   window.TapeteLobby.subscribe((frame) => {

@@ -45,16 +45,14 @@
   }
 
   let refreshing = null;
+  const friendsBox = document.getElementById("friends-list");
+  const friendsList = friendsBox ? window.TapeteLiveList(friendsBox) : null; // no click lost (live_list.js)
   function refreshFriends() {
-    const box = document.getElementById("friends-list");
-    if (!box || refreshing) return;
+    if (!friendsList || refreshing) return;
     // One fetch for a burst of frames (a friend changing pages closes one socket and opens another).
     refreshing = setTimeout(() => {
       refreshing = null;
-      fetch(box.dataset.friendsUrl, { headers: { "X-Requested-With": "fetch" } })
-        .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
-        .then((html) => { box.innerHTML = html; })
-        .catch(() => {});
+      friendsList.refresh(friendsBox.dataset.friendsUrl);
     }, 1000);
   }
 

@@ -56,19 +56,16 @@
     const first = live.querySelector("[data-live]");
     let known = first ? first.dataset.myTable || null : null;
     let later = null;
+    const liveList = window.TapeteLiveList(live); // no click lost to a refresh (live_list.js)
     function refresh() {
       if (later !== null) { clearTimeout(later); later = null; }
-      fetch(page.dataset.liveUrl, { headers: { "X-Requested-With": "fetch" } })
-        .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
-        .then((html) => {
-          live.innerHTML = html;
-          tick();
-          const fresh = live.querySelector("[data-live]");
-          const mine = fresh ? fresh.dataset.myTable || null : null;
-          if (mine && mine !== known) location.assign(mine);
-          known = mine;
-        })
-        .catch(() => {});
+      liveList.refresh(page.dataset.liveUrl, () => {
+        tick();
+        const fresh = live.querySelector("[data-live]");
+        const mine = fresh ? fresh.dataset.myTable || null : null;
+        if (mine && mine !== known) location.assign(mine);
+        known = mine;
+      });
     }
     listen(page.dataset.ws, (frame) => {
       if (!frame) refresh();

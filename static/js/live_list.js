@@ -4,20 +4,21 @@
 //
 // Busy pages refresh their lists often, so a refresh must not take a click away: a link replaced between the press
 // and the release gets no click (they land on different elements), and the click was lost. So a fragment that reads
-// as the one shown changes nothing, one that differs waits while a pointer is pressed on the list, the link that
-// had the keyboard's focus keeps it, and an older answer that arrives after a newer one is dropped.
+// as the one shown changes nothing, one that differs waits from a press on the list until the click it makes, the
+// link that had the keyboard's focus keeps it, and an older answer that arrives after a newer one is dropped.
 (function () {
   function linksTo(box, href) {
     return Array.from(box.querySelectorAll(`a[href="${CSS.escape(href)}"]`));
   }
 
   window.TapeteLiveList = function (box) {
-    let pressed = false;
-    let held = null; // [html, done] fetched during a press
+    let holding = false; // from a press on the list until the click it makes has been dispatched
+    let ending = null; // ends the hold a moment after a release that makes no click (a drag, a cancelled tap)
+    let held = null; // [html, done] fetched during the hold
     let asked = 0;
 
     function put(html, done) {
-      if (pressed) {
+      if (holding) {
         held = [html, done];
         return;
       }
@@ -35,22 +36,30 @@
       if (done) done();
     }
 
-    function release() {
-      if (!pressed) return;
-      pressed = false;
-      // The release's click is dispatched in the same task as the release: put the held list in after it.
-      setTimeout(() => {
-        if (held === null || pressed) return;
+    function endHold(after) {
+      clearTimeout(ending);
+      ending = setTimeout(() => {
+        ending = null;
+        holding = false;
+        if (held === null) return;
         const [html, done] = held;
         held = null;
         put(html, done);
-      });
+      }, after);
     }
 
-    box.addEventListener("pointerdown", () => { pressed = true; });
-    window.addEventListener("pointerup", release);
-    window.addEventListener("pointercancel", release);
-    window.addEventListener("blur", release);
+    box.addEventListener("pointerdown", () => {
+      clearTimeout(ending);
+      ending = null;
+      holding = true;
+    });
+    // A mouse's click follows its release in the same task; a tap's may come in a later one. The hold ends once the
+    // click has been dispatched, or 400 ms after a release that made none.
+    const released = () => { if (holding && ending === null) endHold(400); };
+    window.addEventListener("pointerup", released);
+    window.addEventListener("pointercancel", released);
+    window.addEventListener("click", () => { if (holding) endHold(0); }, true);
+    window.addEventListener("blur", () => { if (holding) endHold(0); });
 
     return {
       refresh(url, done) {

@@ -64,6 +64,48 @@ def test_a_link_pressed_while_the_list_refreshes_still_takes_the_click_and_the_f
     watcher.wait_for_url(f"**{first}")
 
 
+def test_a_tap_on_a_phone_opens_the_table_it_touched_while_the_list_refreshes(browser, live_url, new_player):
+    # A tap's click comes after the finger leaves, maybe in a later task: a list put in between moves the rows (an
+    # older table above leaves the waiting list as it starts), and the tap opened whatever came under the finger.
+    older_host, guest, host = new_player("lena"), new_player("mino"), new_player("nora")
+    older = _open_a_table(older_host, "spicy")
+    touched = _open_a_table(host, "spicy")
+    context = browser.new_context(
+        viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True, base_url=live_url
+    )
+    try:
+        phone = context.new_page()
+        phone.set_default_timeout(10_000)
+        with phone.expect_response("**/play/spicy/tables/"):  # the list fetched as its socket opens
+            phone.goto("/play/spicy/")
+        held = []
+        phone.route("**/play/spicy/tables/", lambda route: held.append(route))
+        guest.goto(older)  # the older table fills and starts: it leaves the waiting list, above the touched one
+        guest.click("form[action$='/join/'] button")
+        older_host.wait_for_selector("form[action$='/start/'] button:not([disabled])")
+        older_host.click("form[action$='/start/'] button")
+        older_host.wait_for_selector("[data-table]")
+        for _ in range(100):  # the phone heard the start and asked for its list again
+            if len(held) >= 2:
+                break
+            phone.wait_for_timeout(100)
+        assert len(held) >= 2, f"the phone's list was fetched {len(held)} times"
+        box = phone.locator(f"#table-list a.button[href='{touched}']").bounding_box()
+        point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+        touch = context.new_cdp_session(phone)
+        touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+        last = held[-1].request
+        with phone.expect_response(lambda response: response.request == last):  # the new list, under the finger
+            for route in held:
+                route.continue_()
+        phone.wait_for_timeout(100)  # read and held (a press longer than about half a second makes no tap)
+        touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        phone.wait_for_url(f"**{touched}")
+        screenshot(phone, "site-tapped-while-the-list-refreshed-phone")
+    finally:
+        context.close()
+
+
 def test_a_list_whose_script_arrives_after_the_socket_opened_still_fetches_itself(new_player):
     # Deferred scripts run in turn; one still downloading when the lobby socket opened (the header's "Your move"
     # opened it first) must still hear the opening, or the list stays as the page served it.

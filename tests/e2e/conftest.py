@@ -174,5 +174,6 @@ def play_now(page, game: str, level: str) -> None:
 
 
 def screenshot(page, name: str) -> None:
+    """What the person sees: the viewport, not the whole page (a full-page shot hides what is out of view)."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))

@@ -249,6 +249,31 @@ def _signal_group(process: subprocess.Popen, signum: int) -> None:
         pass  # the whole group has exited already
 
 
+@pytest.fixture(autouse=True)
+def server_writes_settle_before_the_flush(transactional_db):
+    """Live servers that outlast a test (a browser test's, a module's) keep writing while the test database is
+    flushed: a socket's disconnection (a short transaction on the match and its seats), a sweep. On PostgreSQL the
+    flush's TRUNCATE and such a transaction can deadlock (a CI run lost the deploy recipe's first test to one).
+    Before the flush (this fixture is torn down first, since it depends on the database fixture), let the servers'
+    transactions finish. Autouse where it is imported: the browser tests' conftest, the deploy recipe's module."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    time.sleep(0.3)  # the server has the closes to read before it starts writing
+    deadline = time.monotonic() + 10
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND state NOT IN ('idle')"
+            )
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.05)
+
+
 def wait_for_other_database_sessions(connection, timeout: float = 10) -> None:
     """Server and worker processes' PostgreSQL sessions end a moment after the processes: wait for them, so the
     test database can be dropped at the end of the run. Nothing to do on SQLite."""

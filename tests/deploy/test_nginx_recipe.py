@@ -42,6 +42,7 @@ from tests.servers import (
     database_url,
     free_port,
     processes,
+    server_writes_settle_before_the_flush,  # noqa: F401  (autouse: the module's servers outlast each test)
     wait_for_other_database_sessions,
 )
 from turnengine.models import Match, MatchAction

@@ -23,7 +23,12 @@ import pytest
 from django.db import connection
 
 from tests.conftest import PASSWORD
-from tests.servers import celery_worker, daphne_servers, wait_for_other_database_sessions
+from tests.servers import (  # noqa: F401  (an autouse fixture, active in the browser tests)
+    celery_worker,
+    daphne_servers,
+    server_writes_settle_before_the_flush,
+    wait_for_other_database_sessions,
+)
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -71,30 +76,6 @@ def live_url(django_db_setup, django_db_blocker, tmp_path_factory):
             with celery_worker({**env, **relay}, purge=redis):  # the SQLite broker's file is new (TAPETE_VAR_DIR)
                 yield url
         wait_for_other_database_sessions(connection)
-
-
-@pytest.fixture(autouse=True)
-def server_writes_settle_before_the_flush(transactional_db):
-    """A browser test ends by closing its pages; the server then records each socket's disconnection (a short
-    transaction on the match and its seats) while the test database is being flushed, and on PostgreSQL the flush's
-    TRUNCATE and that transaction can deadlock. Before the flush (this fixture is torn down first, since it
-    depends on the database fixture), let the server's transactions finish."""
-    yield
-    if connection.vendor != "postgresql":
-        return
-    import time
-
-    time.sleep(0.3)  # the server has the closes to read before it starts writing
-    deadline = time.monotonic() + 10
-    with connection.cursor() as cursor:
-        while time.monotonic() < deadline:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                "AND pid <> pg_backend_pid() AND state NOT IN ('idle')"
-            )
-            if cursor.fetchone()[0] == 0:
-                return
-            time.sleep(0.05)
 
 
 @pytest.fixture(scope="module")
